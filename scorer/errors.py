@@ -1,0 +1,49 @@
+"""The errors of the rules engines: every one is a ``ValueError`` that names what was wrong."""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+
+class GameError(ValueError):
+    """Base of every scorer error."""
+
+
+class GameFileError(GameError):
+    """A game file (or the setup of a new game) is broken: its message names the key or index.
+
+    >>> str(GameFileError("options.target: 1234 is not one of 10000, 5000"))
+    'options.target: 1234 is not one of 10000, 5000'
+    """
+
+
+class IllegalAction(GameError):
+    """An action that the rules refuse; the state is unchanged.
+
+    ``index`` is the action's place in the game's log (where it would go when refused
+    live), ``action`` the action as given, ``reason`` why it is refused.
+
+    >>> e = IllegalAction(4, {"type": "roll", "player": "Aino", "dice": [7, 1]},
+    ...                   "die value 7 is outside 1..6")
+    >>> str(e)
+    'action 4 (roll by Aino): die value 7 is outside 1..6'
+    """
+
+    def __init__(self, index: int | None, action: Mapping[str, Any] | None, reason: str) -> None:
+        self.index = index
+        self.action = dict(action) if isinstance(action, Mapping) else action
+        self.reason = reason
+        super().__init__(f"{describe(index, action)}: {reason}")
+
+
+class Refusal(GameError):
+    """Raised by a family's rules with just the reason; the game wraps it in ``IllegalAction``."""
+
+
+def describe(index: int | None, action: Any) -> str:
+    """A short name of an action for messages: ``action 4 (roll by Aino)``."""
+    where = "action" if index is None else f"action {index}"
+    if not isinstance(action, Mapping):
+        return where
+    kind = action.get("type", "?")
+    player = action.get("player")
+    return f"{where} ({kind} by {player})" if isinstance(player, str) else f"{where} ({kind})"

@@ -1,0 +1,313 @@
+"""A game: players, options and an append-only log; its state is the log replayed.
+
+Undo and corrections are appended like any action. They change which actions are in
+force (or the dice of an earlier roll), so the game replays the log from the start;
+an action a correction made illegal is dropped with the rest of its player's turn,
+that turn ends as it stands, and later turns replay normally.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from .actions import Action, parse_dice
+from .errors import GameFileError, IllegalAction, Refusal, describe
+from .rules import Rules
+
+FORMAT = "dicetray-game/1"
+FAMILIES = ("sum_chicago", "pub_chicago", "ten_thousand", "card_chicago")
+
+
+def rules_for(family: Any) -> Rules[Any]:
+    """The rules of a family, by its key in GAMEFILE.md."""
+    if family not in FAMILIES:
+        raise GameFileError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
+    module = importlib.import_module(f"scorer.{family}")
+    rules: Rules[Any] = module.RULES
+    return rules
+
+
+def _same(a: Any, b: Any) -> bool:
+    # JSON true is not 1 here: an option value must match in type as well as value.
+    return type(a) is type(b) and a == b
+
+
+def resolve_options(rules: Rules[Any], given: Any) -> dict[str, Any]:
+    """Every option of the family, the given ones checked, the rest at their default."""
+    if given is None:
+        given = {}
+    if not isinstance(given, Mapping):
+        raise GameFileError("options: must be a JSON object")
+    for key in given:
+        if key not in rules.options:
+            known = ", ".join(rules.options)
+            raise GameFileError(f"options.{key}: unknown option for {rules.family} (known: {known})")
+    options: dict[str, Any] = {}
+    for key, allowed in rules.options.items():
+        value = given.get(key, allowed[0])
+        if not any(_same(value, a) for a in allowed):
+            names = ", ".join(_json(a) for a in allowed)
+            raise GameFileError(f"options.{key}: {_json(value)} is not one of {names}")
+        options[key] = value
+    return options
+
+
+def _json(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def check_players(rules: Rules[Any], players: Any) -> tuple[str, ...]:
+    """Names in seat order: 1 to 40 characters each, unique, as many as the family allows."""
+    if not isinstance(players, (list, tuple)):
+        raise GameFileError("players: must be a list of names")
+    for i, name in enumerate(players):
+        check_name(name, f"players[{i}]")
+    if len(set(players)) != len(players):
+        raise GameFileError("players: names must be unique")
+    if not rules.min_players <= len(players) <= rules.max_players:
+        raise GameFileError(
+            f"players: {rules.family} takes {rules.min_players} to {rules.max_players} players, "
+            f"not {len(players)}")
+    return tuple(players)
+
+
+def check_name(name: Any, where: str = "player") -> str:
+    """A player's name: a string of 1 to 40 characters, not only spaces."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 40 or not name.strip():
+        raise GameFileError(f"{where}: a name is 1 to 40 characters, not {name!r}")
+    return name
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """An action a correction made illegal, and why."""
+
+    index: int
+    type: str
+    player: str | None
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.index, "type": self.type, "player": self.player,
+                "reason": self.reason}
+
+
+class Game:
+    """One game of a family, with its log.
+
+    >>> g = Game("sum_chicago", ["Aino", "Bertil"])
+    >>> g.apply({"type": "roll", "player": "Aino", "dice": [1, 1]})
+    >>> g.state()["players"][0]["score"]
+    2
+    >>> g.is_legal({"type": "roll", "player": "Aino", "dice": [1, 1]})
+    False
+    """
+
+    def __init__(self, family: str, players: Sequence[str],
+                 options: Mapping[str, Any] | None = None) -> None:
+        self.rules = rules_for(family)
+        self.family = family
+        self.players = check_players(self.rules, players)
+        self.options = resolve_options(self.rules, options)
+        self._log: list[dict[str, Any]] = []
+        self._parsed: list[Action] = []
+        self._in_force: list[int] = []      # log indices not undone (actions and corrections)
+        self._dropped: list[Dropped] = []   # from the latest replay
+        self._state: Any = self.rules.start(self.players, self.options)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        """The actions as appended (a copy)."""
+        return [dict(a) for a in self._log]
+
+    @property
+    def raw_state(self) -> Any:
+        """The family's own state object (read only)."""
+        return self._state
+
+    def state(self) -> dict[str, Any]:
+        """The state as JSON, as ``dicetray replay`` prints it."""
+        view = self.rules.view(self._state)
+        nxt = view.get("next")
+        if isinstance(nxt, dict):
+            extra = [t for t in ("undo", "correct") if self._can_take_back(t)]
+            nxt["actions"] = list(nxt.get("actions", [])) + extra
+        return {"family": self.family, **view, "options": dict(self.options),
+                "dropped": [d.to_json() for d in self._dropped],
+                "help": self.rules.help(self.options), "actions": len(self._log)}
+
+    def _can_take_back(self, kind: str) -> bool:
+        dropped = {d.index for d in self._dropped}
+        live = [i for i in self._in_force if i not in dropped]
+        if kind == "undo":
+            return bool(live)
+        return any(self._parsed[i].type == "roll" for i in live)
+
+    def to_file(self) -> dict[str, Any]:
+        """The game file (GAMEFILE.md) of this game."""
+        return {"format": FORMAT, "family": self.family, "options": dict(self.options),
+                "players": list(self.players), "actions": self.log}
+
+    # -- acting ----------------------------------------------------------------------------
+
+    def check(self, raw: Any) -> None:
+        """Raise ``IllegalAction`` if ``raw`` cannot be applied now; change nothing."""
+        self._plan(raw)
+
+    def is_legal(self, raw: Any) -> bool:
+        """Whether ``raw`` can be applied now."""
+        try:
+            self._plan(raw)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, raw: Any) -> None:
+        """Check ``raw`` and append it to the log; raises ``IllegalAction`` and changes nothing."""
+        action, replayed = self._plan(raw)
+        self._log.append(dict(raw))
+        self._parsed.append(action)
+        if action.type == "undo":
+            self._in_force.remove(self._undo_target())
+        else:
+            self._in_force.append(action.index)
+        if replayed is None:
+            self.rules.act(self._state, action)
+        else:
+            self._state, self._dropped = replayed
+
+    def _plan(self, raw: Any) -> tuple[Action, tuple[Any, list[Dropped]] | None]:
+        """Check an action; for undo and correct, the replayed state it leads to."""
+        index = len(self._log)
+        try:
+            action = Action.parse(index, raw)
+            if action.type == "undo":
+                target = self._undo_target()
+                order = [i for i in self._in_force if i != target]
+                return action, self._replay(order)
+            if action.type == "correct":
+                return action, self._plan_correct(action)
+            self._verify(action)
+            return action, None
+        except Refusal as exc:
+            raise IllegalAction(index, raw if isinstance(raw, Mapping) else None, str(exc)) from None
+
+    def _verify(self, action: Action) -> None:
+        if action.type not in self.rules.action_types:
+            known = ", ".join(sorted(self.rules.action_types | {"undo", "correct"}))
+            raise Refusal(f"unknown action type {action.type!r} for {self.family} (known: {known})")
+        if action.player is not None and action.type != "join":
+            seated = self.rules.seated(self._state)
+            if action.player not in seated:
+                raise Refusal(f"unknown player {action.player!r} (players: {', '.join(seated)})")
+        self.rules.verify(self._state, action)
+
+    def _undo_target(self) -> int:
+        dropped = {d.index for d in self._dropped}
+        for i in reversed(self._in_force):
+            if i not in dropped:
+                return i
+        raise Refusal("there is nothing to undo")
+
+    def _plan_correct(self, action: Action) -> tuple[Any, list[Dropped]]:
+        target = action.get("action")
+        if isinstance(target, bool) or not isinstance(target, int):
+            raise Refusal("a correct needs 'action', the index of the roll in the log")
+        if not 0 <= target < len(self._log):
+            raise Refusal(f"there is no action {target} to correct (the log has {len(self._log)})")
+        if self._parsed[target].type != "roll":
+            raise Refusal(f"action {target} is a {self._parsed[target].type}, not a roll")
+        if target not in self._in_force or target in {d.index for d in self._dropped}:
+            raise Refusal(f"action {target} is not in force (it was undone or dropped)")
+        if "dice" not in action.fields:
+            raise Refusal("a correct needs 'dice'")
+        parse_dice(action.fields["dice"])
+        replayed = self._replay(self._in_force + [action.index], pending=action)
+        for d in replayed[1]:
+            if d.index == target:
+                raise Refusal(f"the corrected roll {target} is illegal: {d.reason}")
+        return replayed
+
+    def _replay(self, order: Sequence[int], pending: Action | None = None
+                ) -> tuple[Any, list[Dropped]]:
+        """Play the actions at ``order`` (log indices) from the start, corrections applied."""
+        parsed = self._parsed + ([pending] if pending is not None else [])
+        dice: dict[int, tuple[int, ...]] = {}
+        for i in order:
+            if parsed[i].type == "correct":
+                dice[parsed[i].fields["action"]] = tuple(parsed[i].fields["dice"])
+        rules = self.rules
+        state = rules.start(self.players, self.options)
+        dropped: list[Dropped] = []
+        dropping: str | None = None      # the player whose turn is being dropped
+        for i in order:
+            action = parsed[i]
+            if action.type == "correct":
+                continue
+            if i in dice:
+                action = action.with_dice(dice[i])
+            if dropping is not None and action.player == dropping:
+                dropped.append(Dropped(i, action.type, action.player, "the rest of a dropped turn"))
+                continue
+            dropping = None
+            reason = self._refusal(state, action)
+            if reason is None:
+                rules.act(state, action)
+                continue
+            current = rules.current_player(state)
+            if (action.player is not None and current is not None and action.player != current
+                    and rules.end_turn(state)):
+                # The correction left the previous player's turn open (say, a second
+                # throw is now due); it ends as it stands and this action goes on.
+                reason = self._refusal(state, action)
+                if reason is None:
+                    rules.act(state, action)
+                    continue
+            dropped.append(Dropped(i, action.type, action.player, reason))
+            dropping = action.player
+            if action.player is not None and action.player == rules.current_player(state):
+                rules.end_turn(state)
+        return state, dropped
+
+    def _refusal(self, state: Any, action: Action) -> str | None:
+        saved, self._state = self._state, state
+        try:
+            self._verify(action)
+        except Refusal as exc:
+            return str(exc)
+        finally:
+            self._state = saved
+        return None
+
+
+def new_game(family: str, players: Sequence[str], options: Mapping[str, Any] | None = None) -> Game:
+    """A new game; raises ``GameFileError`` naming a bad family, player list or option."""
+    return Game(family, players, options)
+
+
+def load_game(data: Any) -> Game:
+    """A game from its game file (already parsed JSON), every action replayed and checked.
+
+    Raises ``GameFileError`` for a broken file and ``IllegalAction`` (naming the index)
+    for an action the rules refuse.
+    """
+    if not isinstance(data, Mapping):
+        raise GameFileError("a game file is a JSON object")
+    if data.get("format", FORMAT) != FORMAT:
+        raise GameFileError(f"format: {data.get('format')!r} is not {FORMAT!r}")
+    if "family" not in data:
+        raise GameFileError("family: missing")
+    if "players" not in data:
+        raise GameFileError("players: missing")
+    game = Game(data["family"], data["players"], data.get("options"))
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise GameFileError("actions: must be a list")
+    for action in actions:
+        game.apply(action)
+    return game

@@ -1,0 +1,62 @@
+"""What every family's rules provide to the game: verify an action, act on it, describe the state."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+
+from .actions import Action
+
+S = TypeVar("S")
+
+
+class Rules(ABC, Generic[S]):
+    """One game family. States are plain mutable objects owned by the game.
+
+    The game calls ``verify`` (which must not change the state and raises
+    ``Refusal`` with the reason) and only then ``act``. Undo and corrections never
+    reach a family: the game replays its log from ``start`` instead.
+    """
+
+    family: ClassVar[str]
+    #: option key -> allowed values, the default first (GAMEFILE.md).
+    options: ClassVar[Mapping[str, tuple[Any, ...]]]
+    #: the action types of this family besides undo and correct.
+    action_types: ClassVar[frozenset[str]]
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 40
+
+    @abstractmethod
+    def start(self, players: Sequence[str], options: Mapping[str, Any]) -> S:
+        """The state before any action."""
+
+    @abstractmethod
+    def verify(self, state: S, action: Action) -> None:
+        """Raise ``Refusal`` saying why ``action`` is illegal now; change nothing."""
+
+    @abstractmethod
+    def act(self, state: S, action: Action) -> None:
+        """Apply a verified action to ``state`` in place."""
+
+    @abstractmethod
+    def end_turn(self, state: S) -> bool:
+        """End the current turn as it stands (a correction made the rest of it illegal).
+
+        Returns False when the current player's turn had not begun (nothing ended).
+        """
+
+    @abstractmethod
+    def seated(self, state: S) -> Sequence[str]:
+        """Every player of the game, joined ones included, in seat order."""
+
+    @abstractmethod
+    def current_player(self, state: S) -> str | None:
+        """Who acts next (None when the game is over or anyone may act)."""
+
+    @abstractmethod
+    def view(self, state: S) -> dict[str, Any]:
+        """The state as JSON: at least ``finished``, ``winner``, ``loser``, ``players``
+        (``[{"name", "score"}]``) and ``next`` (``{"player", "actions", "dice"}``)."""
+
+    def help(self, options: Mapping[str, Any]) -> list[str]:
+        """The rules, options and decisions in force, one line each, for the help text."""
+        return []
