@@ -364,3 +364,19 @@ class SumChicagoRules(Rules[SumChicagoState]):
 
 
 RULES = SumChicagoRules()
+
+
+def random_action(game: Any, rng: Any) -> dict[str, Any]:
+    """A legal action for the game's current state, for benchmarks and property tests.
+
+    >>> import random
+    >>> from scorer import new_game
+    >>> g = new_game("sum_chicago", ["A", "B"])
+    >>> g.apply(random_action(g, random.Random(1)))
+    """
+    state: SumChicagoState = game.raw_state
+    player = state.current()
+    if player is None:
+        raise ValueError("the game is over: no action is legal")
+    return {"type": "roll", "player": player,
+            "dice": [rng.randint(1, 6) for _ in range(state.options["dice"])]}
