@@ -1,0 +1,10 @@
+"""Tray calibration: the data object the reader takes, and its atomic load/save."""
+from calibration.calibration import (
+    Calibration,
+    CalibrationError,
+    PictureFace,
+    load_calibration,
+    save_calibration,
+)
+
+__all__ = ["Calibration", "CalibrationError", "PictureFace", "load_calibration", "save_calibration"]

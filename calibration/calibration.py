@@ -1,0 +1,231 @@
+"""The calibration data object and its file format.
+
+A calibration says what the reader may assume about one camera and tray: where the
+tray is, what the empty tray looks like, how big a die appears, the pip colour, and
+which picture faces (logos) stand for which value. The reader works without one; with
+one it looks only inside the tray and at the known die scale, which is faster and
+avoids reading things outside the tray.
+
+The file is JSON. Images (the empty-tray background, the taught picture faces) are
+stored inside it as base64 PNG so that one atomic rename replaces the whole calibration.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+FORMAT_VERSION = 1
+
+
+class CalibrationError(ValueError):
+    """A calibration file that cannot be used; the message names the file and the fault."""
+
+
+@dataclass(frozen=True, eq=False)
+class PictureFace:
+    """A taught picture face: a grey, square template of the top face and its value."""
+
+    value: int
+    template: np.ndarray
+
+    def __post_init__(self) -> None:
+        if not 1 <= int(self.value) <= 6:
+            raise ValueError(f"picture face value must be 1-6, not {self.value!r}")
+        if self.template.ndim != 2 or self.template.shape[0] != self.template.shape[1]:
+            raise ValueError("picture face template must be a square grey image")
+
+
+@dataclass(frozen=True, eq=False)
+class Calibration:
+    """What the reader may assume about one camera and tray (every field optional).
+
+    ``tray`` is the tray's outline as polygon points ``((x, y), ...)`` in frame pixels
+    (a rectangle is four points, see :meth:`from_rect`); ``background`` an empty-tray
+    BGR frame; ``die_size_px`` the side of a die's top face in pixels; ``pip_color`` a
+    BGR triple; ``picture_faces`` the taught logo faces; ``image_size`` the ``(width,
+    height)`` of the frames it was made for.
+    """
+
+    tray: tuple[tuple[float, float], ...] | None = None
+    background: np.ndarray | None = field(default=None, repr=False)
+    die_size_px: float | None = None
+    pip_color: tuple[int, int, int] | None = None
+    picture_faces: tuple[PictureFace, ...] = ()
+    image_size: tuple[int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.tray is not None and len(self.tray) < 3:
+            raise ValueError("tray polygon needs at least 3 points")
+        if self.die_size_px is not None and not self.die_size_px > 0:
+            raise ValueError(f"die_size_px must be positive, not {self.die_size_px!r}")
+        if self.background is not None and (
+            self.background.ndim != 3 or self.background.shape[2] != 3
+        ):
+            raise ValueError("background must be a BGR image (height, width, 3)")
+
+    @staticmethod
+    def from_rect(x0: float, y0: float, x1: float, y1: float, **kwargs: Any) -> "Calibration":
+        """A calibration whose tray is the axis-aligned rectangle ``(x0, y0)-(x1, y1)``."""
+        tray = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+        return Calibration(tray=tray, **kwargs)
+
+    def tray_bounds(self, width: int, height: int) -> tuple[int, int, int, int]:
+        """The tray's bounding box ``(x0, y0, x1, y1)`` clipped to a frame of this size."""
+        if self.tray is None:
+            return 0, 0, width, height
+        xs = [p[0] for p in self.tray]
+        ys = [p[1] for p in self.tray]
+        x0 = max(0, int(np.floor(min(xs))))
+        y0 = max(0, int(np.floor(min(ys))))
+        x1 = min(width, int(np.ceil(max(xs))))
+        y1 = min(height, int(np.ceil(max(ys))))
+        return x0, y0, max(x0 + 1, x1), max(y0 + 1, y1)
+
+    def in_tray(self, x: float, y: float) -> bool:
+        """Whether the point lies inside (or on) the tray outline; always true without one."""
+        if self.tray is None:
+            return True
+        contour = np.asarray(self.tray, dtype=np.float32).reshape(-1, 1, 2)
+        return cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON form written by :func:`save_calibration`."""
+        return {
+            "version": FORMAT_VERSION,
+            "tray": [list(map(float, p)) for p in self.tray] if self.tray is not None else None,
+            "background": _encode_png(self.background) if self.background is not None else None,
+            "die_size_px": self.die_size_px,
+            "pip_color": list(self.pip_color) if self.pip_color is not None else None,
+            "picture_faces": [
+                {"value": f.value, "template": _encode_png(f.template)} for f in self.picture_faces
+            ],
+            "image_size": list(self.image_size) if self.image_size is not None else None,
+        }
+
+    @staticmethod
+    def from_json(data: Any) -> "Calibration":
+        """Build a calibration from its JSON form; raises ``ValueError`` naming the fault."""
+        if not isinstance(data, dict):
+            raise ValueError("top level is not a JSON object")
+        version = data.get("version")
+        if version != FORMAT_VERSION:
+            raise ValueError(f"unknown format version {version!r} (expected {FORMAT_VERSION})")
+        tray_raw = data.get("tray")
+        tray = None
+        if tray_raw is not None:
+            tray = tuple((float(_num(p[0], "tray")), float(_num(p[1], "tray"))) for p in tray_raw)
+        bg_raw = data.get("background")
+        background = _decode_png(bg_raw, "background", colour=True) if bg_raw is not None else None
+        size = data.get("die_size_px")
+        pip = data.get("pip_color")
+        faces = tuple(
+            PictureFace(
+                value=int(_num(f.get("value"), "picture_faces.value")),
+                template=_decode_png(f.get("template"), "picture_faces.template", colour=False),
+            )
+            for f in data.get("picture_faces") or ()
+        )
+        image_size = data.get("image_size")
+        return Calibration(
+            tray=tray,
+            background=background,
+            die_size_px=float(_num(size, "die_size_px")) if size is not None else None,
+            pip_color=(
+                tuple(int(_num(c, "pip_color")) for c in pip)  # type: ignore[arg-type]
+                if pip is not None
+                else None
+            ),
+            picture_faces=faces,
+            image_size=(
+                (int(_num(image_size[0], "image_size")), int(_num(image_size[1], "image_size")))
+                if image_size is not None
+                else None
+            ),
+        )
+
+
+def _num(value: Any, name: str) -> float:
+    # bool is an int in Python; a true/false where a number belongs is a corrupt file.
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{name}: expected a number, found {value!r}")
+    return float(value)
+
+
+def _encode_png(image: np.ndarray) -> str:
+    ok, buf = cv2.imencode(".png", image)
+    if not ok:
+        raise ValueError("could not encode image as PNG")
+    return base64.b64encode(buf.tobytes()).decode("ascii")
+
+
+def _decode_png(text: Any, name: str, *, colour: bool) -> np.ndarray:
+    if not isinstance(text, str):
+        raise ValueError(f"{name}: expected base64 PNG text")
+    try:
+        raw = base64.b64decode(text, validate=True)
+    except ValueError as exc:
+        raise ValueError(f"{name}: not valid base64 ({exc})") from None
+    flag = cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE
+    image = cv2.imdecode(np.frombuffer(raw, np.uint8), flag)
+    if image is None:
+        raise ValueError(f"{name}: not a decodable PNG image")
+    return image
+
+
+def load_calibration(path: str | os.PathLike[str]) -> Calibration:
+    """Read a calibration file; a missing or corrupt file raises :class:`CalibrationError`.
+
+    A corrupt file is never replaced by defaults: the caller decides what to do.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CalibrationError(f"{p}: cannot read calibration file ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError:
+        raise CalibrationError(f"{p}: calibration file is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CalibrationError(f"{p}: calibration file is not valid JSON ({exc})") from None
+    try:
+        return Calibration.from_json(data)
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        raise CalibrationError(f"{p}: bad calibration file: {exc}") from None
+
+
+def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
+    """Write the calibration atomically: a temp file in the same folder, then a rename.
+
+    A reader of the file (or a crash mid-write) sees either the old or the new
+    calibration, never half of one.
+    """
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(cal.to_json(), indent=1)
+    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, p)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def picture_faces_from(pairs: Sequence[tuple[int, np.ndarray]]) -> tuple[PictureFace, ...]:
+    """Convenience for a wizard or a test: ``[(value, grey_template), ...]`` to faces."""
+    return tuple(PictureFace(int(v), t) for v, t in pairs)

@@ -1,0 +1,87 @@
+"""Calibration round-trip, atomic save, and refusal of corrupt files."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration import Calibration, CalibrationError, PictureFace, load_calibration, save_calibration
+
+
+def _full() -> Calibration:
+    rng = np.random.default_rng(1)
+    return Calibration(
+        tray=((10.0, 20.0), (600.0, 22.0), (610.0, 470.0), (12.0, 460.0)),
+        background=rng.integers(0, 255, (48, 64, 3), dtype=np.uint8),
+        die_size_px=41.5,
+        pip_color=(20, 20, 30),
+        picture_faces=(PictureFace(1, rng.integers(0, 255, (32, 32), dtype=np.uint8)),),
+        image_size=(640, 480),
+    )
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    cal = _full()
+    path = tmp_path / "cal.json"
+    save_calibration(cal, path)
+    back = load_calibration(path)
+    assert back.tray == cal.tray
+    assert back.die_size_px == cal.die_size_px
+    assert back.pip_color == cal.pip_color
+    assert back.image_size == cal.image_size
+    assert back.background is not None and np.array_equal(back.background, cal.background)
+    assert len(back.picture_faces) == 1 and back.picture_faces[0].value == 1
+    assert np.array_equal(back.picture_faces[0].template, cal.picture_faces[0].template)
+    # Nothing but the file itself is left in the folder (the temp file was renamed).
+    assert [p.name for p in tmp_path.iterdir()] == ["cal.json"]
+
+
+def test_empty_calibration_round_trip(tmp_path: Path) -> None:
+    save_calibration(Calibration(), tmp_path / "c.json")
+    back = load_calibration(tmp_path / "c.json")
+    assert back.tray is None and back.background is None and back.picture_faces == ()
+
+
+def test_from_rect_and_in_tray() -> None:
+    cal = Calibration.from_rect(100, 50, 300, 250)
+    assert cal.in_tray(200, 100)
+    assert not cal.in_tray(20, 100)
+    assert cal.tray_bounds(640, 480) == (100, 50, 300, 250)
+
+
+@pytest.mark.parametrize(
+    "text, fault",
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2]", "not a JSON object"),
+        ('{"version": 99}', "version"),
+        ('{"version": 1, "die_size_px": "big"}', "die_size_px"),
+        ('{"version": 1, "background": "@@@"}', "background"),
+        ('{"version": 1, "tray": [[0, 0], [1, 1]]}', "tray"),
+    ],
+)
+def test_corrupt_file_is_refused_naming_file_and_fault(tmp_path: Path, text: str, fault: str) -> None:
+    path = tmp_path / "cal.json"
+    path.write_text(text)
+    with pytest.raises(CalibrationError) as err:
+        load_calibration(path)
+    assert str(path) in str(err.value)
+    assert fault in str(err.value)
+    assert isinstance(err.value, ValueError)
+    # Refusing never rewrites the user's file.
+    assert path.read_text() == text
+
+
+def test_missing_file_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(CalibrationError, match="cannot read"):
+        load_calibration(tmp_path / "absent.json")
+
+
+def test_save_replaces_whole_file(tmp_path: Path) -> None:
+    path = tmp_path / "cal.json"
+    save_calibration(_full(), path)
+    save_calibration(Calibration(die_size_px=30.0), path)
+    data = json.loads(path.read_text())
+    assert data["die_size_px"] == 30.0 and data["background"] is None

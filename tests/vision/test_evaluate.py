@@ -1,0 +1,81 @@
+"""The evaluation's matching rule and counts, on a hand-made label set."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import evaluate as ev
+from vision.evaluate import LabelledDie, format_report, match, select
+from vision.reader import DieRead, Reading
+
+
+def _die(x: float, y: float, value: int | None = 3, flagged: bool = False) -> DieRead:
+    return DieRead(value, (x, y), (x - 10, y - 10, x + 10, y + 10), 0.9, flagged,
+                   "low confidence" if flagged else None)
+
+
+def test_centre_in_grown_box_matches() -> None:
+    lab = [LabelledDie(3, (100, 100, 140, 140))]
+    # 25 % of 40 px = 10 px of slack on each side.
+    assert match([_die(91, 120)], lab)[0] == [(0, 0)]
+    assert match([_die(89, 120)], lab)[0] == []
+    assert match([_die(120, 150)], lab)[0] == [(0, 0)]
+
+
+def test_one_to_one_nearest_first() -> None:
+    lab = [LabelledDie(1, (0, 0, 40, 40)), LabelledDie(2, (30, 0, 70, 40))]
+    # Both read dice lie in both grown boxes; each takes its nearest label.
+    pairs, extra, missed = match([_die(52, 20), _die(18, 20)], lab)
+    assert sorted(pairs) == [(0, 1), (1, 0)]
+    assert extra == [] and missed == []
+    # A second read die near the same label is extra, not a second match.
+    pairs, extra, missed = match([_die(20, 20), _die(21, 20)], lab[:1])
+    assert pairs == [(0, 0)] and extra == [1] and missed == []
+
+
+@pytest.fixture()
+def folder(tmp_path: Path) -> Path:
+    images = []
+    for name in ("a.png", "b.png", "c.png"):
+        cv2.imwrite(str(tmp_path / name), np.zeros((100, 100, 3), np.uint8))
+    images = [
+        {"file": "a.png", "width": 100, "height": 100,
+         "dice": [{"value": 3, "box": [10, 10, 30, 30]}, {"value": 5, "box": [60, 60, 80, 80]}]},
+        {"file": "b.png", "width": 100, "height": 100,
+         "dice": [{"value": 2, "box": [10, 10, 30, 30]}]},
+        {"file": "c.png", "width": 100, "height": 100,
+         "dice": [{"value": 6, "box": [10, 10, 30, 30]}]},
+    ]
+    (tmp_path / "labels.json").write_text(json.dumps({"images": images}))
+    (tmp_path / "split.json").write_text(json.dumps({"train": ["c.png"], "check": ["a.png", "b.png"]}))
+    return tmp_path
+
+
+def test_evaluate_counts(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    reads = {
+        # a: one right, one confidently wrong, one extra
+        0: [_die(20, 20, 3), _die(70, 70, 4), _die(50, 5, 1)],
+        # b: the die is flagged
+        1: [_die(20, 20, 2, flagged=True)],
+    }
+    calls = iter(range(10))
+    monkeypatch.setattr(ev, "read_dice", lambda image, cal=None: Reading(tuple(reads[next(calls)]), 1.0))
+    report = ev.evaluate([folder], "check")
+    r = report["folders"][folder.name]
+    assert (r["dice"], r["right"], r["confident_misreads"], r["flagged"], r["missed"], r["extra"]) == (
+        3, 1, 1, 1, 0, 1)
+    assert r["images"] == 2 and r["images_right"] == 0
+    assert r["confusion"]["5"]["4"] == 1 and r["confusion"]["2"]["flagged"] == 1
+    assert report["overall"]["accuracy"] == pytest.approx(1 / 3)
+    assert "overall" in format_report(report)
+
+
+def test_splits(folder: Path) -> None:
+    assert [im.file for im in select(folder, "train")] == ["c.png"]
+    assert [im.file for im in select(folder, "all")] == ["a.png", "b.png", "c.png"]
+    with pytest.raises(ValueError, match="unknown split"):
+        select(folder, "bogus")

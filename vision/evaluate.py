@@ -1,0 +1,262 @@
+"""Score the reader on labelled photo folders (``dicetray eval``).
+
+A folder holds photos, ``labels.json`` and ``split.json`` as DESIGN.md describes. A read
+die matches a labelled die when its centre lies in the labelled box grown by 25 % on
+each side; matching is one-to-one, nearest pair first. A die is read right when its
+value is right and it is not flagged; missed and extra dice count against the photo.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+import cv2
+import numpy as np
+
+from calibration import Calibration
+from vision.reader import DieRead, read_dice
+
+SPLITS = ("check", "train", "all")
+GROW = 0.25
+_COLUMNS = ["1", "2", "3", "4", "5", "6", "flagged", "missed"]
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    """One labelled die: its value and box ``(x0, y0, x1, y1)`` in pixels."""
+
+    value: int
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class LabelledImage:
+    """One labelled photo of a folder."""
+
+    file: str
+    width: int
+    height: int
+    dice: tuple[LabelledDie, ...]
+
+
+def load_labels(folder: Path | str) -> list[LabelledImage]:
+    """Every labelled photo of a folder, from its ``labels.json``."""
+    folder = Path(folder)
+    path = folder / "labels.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read labels ({exc})") from exc
+    images = []
+    for entry in data["images"]:
+        dice = tuple(
+            LabelledDie(int(d["value"]), tuple(float(v) for v in d["box"]))  # type: ignore[arg-type]
+            for d in entry["dice"]
+        )
+        images.append(
+            LabelledImage(str(entry["file"]), int(entry["width"]), int(entry["height"]), dice)
+        )
+    return images
+
+
+def split_files(folder: Path | str, split: str) -> set[str] | None:
+    """The photo names of a split (``None`` for ``all``), from ``split.json``."""
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
+    if split == "all":
+        return None
+    path = Path(folder) / "split.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{path}: cannot read split ({exc})") from exc
+    return set(data[split])
+
+
+def select(folder: Path | str, split: str) -> list[LabelledImage]:
+    """The labelled photos of ``folder`` that belong to ``split``, in sorted order."""
+    names = split_files(folder, split)
+    images = [im for im in load_labels(folder) if names is None or im.file in names]
+    return sorted(images, key=lambda im: im.file)
+
+
+def grown(box: Sequence[float], grow: float = GROW) -> tuple[float, float, float, float]:
+    """The box grown by ``grow`` of its width/height on each side."""
+    x0, y0, x1, y1 = box
+    dx, dy = (x1 - x0) * grow, (y1 - y0) * grow
+    return x0 - dx, y0 - dy, x1 + dx, y1 + dy
+
+
+def match(
+    read: Sequence[DieRead], labelled: Sequence[LabelledDie]
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Pair read dice with labelled dice by the DESIGN.md rule.
+
+    Returns ``(pairs, unmatched_read, unmatched_labelled)``; ``pairs`` holds
+    ``(read_index, labelled_index)``. Candidates are read centres inside a grown
+    labelled box; the nearest pairs (centre to box centre) are taken first.
+    """
+    candidates: list[tuple[float, int, int]] = []
+    for j, lab in enumerate(labelled):
+        gx0, gy0, gx1, gy1 = grown(lab.box)
+        cx = (lab.box[0] + lab.box[2]) / 2
+        cy = (lab.box[1] + lab.box[3]) / 2
+        for i, die in enumerate(read):
+            x, y = die.center
+            if gx0 <= x <= gx1 and gy0 <= y <= gy1:
+                candidates.append((float(np.hypot(x - cx, y - cy)), i, j))
+    candidates.sort()
+    used_r: set[int] = set()
+    used_l: set[int] = set()
+    pairs = []
+    for _, i, j in candidates:
+        if i in used_r or j in used_l:
+            continue
+        used_r.add(i)
+        used_l.add(j)
+        pairs.append((i, j))
+    return (
+        pairs,
+        [i for i in range(len(read)) if i not in used_r],
+        [j for j in range(len(labelled)) if j not in used_l],
+    )
+
+
+class _Tally:
+    """Counts for one folder (or the overall total)."""
+
+    def __init__(self) -> None:
+        self.dice = 0
+        self.right = 0
+        self.confident_misreads = 0
+        self.flagged = 0
+        self.missed = 0
+        self.extra = 0
+        self.images = 0
+        self.images_right = 0
+        self.ms: list[float] = []
+        self.confusion = {str(v): {c: 0 for c in _COLUMNS} for v in range(1, 7)}
+        self.mistakes: list[dict[str, Any]] = []
+
+    def add(self, file: str, dice: Sequence[DieRead], labels: Sequence[LabelledDie], ms: float) -> None:
+        pairs, extra, missed = match(dice, labels)
+        ok = not extra and not missed
+        self.images += 1
+        self.ms.append(ms)
+        self.dice += len(labels)
+        self.missed += len(missed)
+        self.extra += len(extra)
+        for j in missed:
+            self.confusion[str(labels[j].value)]["missed"] += 1
+            self.mistakes.append({"file": file, "kind": "missed", "truth": labels[j].value,
+                                  "box": list(labels[j].box)})
+        for i in extra:
+            self.mistakes.append({"file": file, "kind": "extra", "read": dice[i].to_json()})
+        for i, j in pairs:
+            die, truth = dice[i], labels[j].value
+            row = self.confusion[str(truth)]
+            if die.flagged:
+                self.flagged += 1
+                row["flagged"] += 1
+                ok = False
+                self.mistakes.append({"file": file, "kind": "flagged", "truth": truth,
+                                      "read": die.to_json()})
+            elif die.value == truth:
+                self.right += 1
+                row[str(truth)] += 1
+            else:
+                self.confident_misreads += 1
+                row[str(die.value)] += 1
+                ok = False
+                self.mistakes.append({"file": file, "kind": "misread", "truth": truth,
+                                      "read": die.to_json()})
+        self.images_right += int(ok)
+
+    def merge(self, other: "_Tally") -> None:
+        for name in ("dice", "right", "confident_misreads", "flagged", "missed", "extra",
+                     "images", "images_right"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.ms.extend(other.ms)
+        for v, row in other.confusion.items():
+            for c, n in row.items():
+                self.confusion[v][c] += n
+
+    def report(self, *, with_mistakes: bool) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "images": self.images,
+            "images_right": self.images_right,
+            "image_accuracy": self.images_right / self.images if self.images else 0.0,
+            "dice": self.dice,
+            "right": self.right,
+            "accuracy": self.right / self.dice if self.dice else 0.0,
+            "confident_misreads": self.confident_misreads,
+            "flagged": self.flagged,
+            "missed": self.missed,
+            "extra": self.extra,
+            "ms_median": statistics.median(self.ms) if self.ms else 0.0,
+            "ms_mean": statistics.fmean(self.ms) if self.ms else 0.0,
+            "ms_max": max(self.ms) if self.ms else 0.0,
+            "confusion": self.confusion,
+        }
+        if with_mistakes:
+            out["mistakes"] = self.mistakes
+        return out
+
+
+def evaluate(
+    dirs: Sequence[Path | str], split: str = "check", calibration: Calibration | None = None
+) -> dict[str, Any]:
+    """Score :func:`read_dice` on labelled folders; returns per-folder and overall results.
+
+    Timing runs OpenCV on one thread and excludes decoding the photo, as DESIGN.md asks.
+    """
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
+    previous = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        folders: dict[str, Any] = {}
+        total = _Tally()
+        for folder in map(Path, dirs):
+            tally = _Tally()
+            for labelled in select(folder, split):
+                image = cv2.imread(str(folder / labelled.file), cv2.IMREAD_COLOR)
+                if image is None:
+                    raise ValueError(f"{folder / labelled.file}: cannot decode image")
+                start = time.perf_counter()
+                reading = read_dice(image, calibration)
+                ms = (time.perf_counter() - start) * 1000.0
+                tally.add(labelled.file, reading.dice, labelled.dice, ms)
+            folders[folder.name] = tally.report(with_mistakes=True)
+            folders[folder.name]["path"] = str(folder)
+            total.merge(tally)
+    finally:
+        cv2.setNumThreads(previous)
+    return {"split": split, "folders": folders, "overall": total.report(with_mistakes=False)}
+
+
+def _summary_line(name: str, r: dict[str, Any]) -> str:
+    return (
+        f"{name:<22} dice {r['right']:>4}/{r['dice']:<4} {100 * r['accuracy']:6.2f} %  "
+        f"photos {r['images_right']:>3}/{r['images']:<3} {100 * r['image_accuracy']:6.2f} %  "
+        f"misread {r['confident_misreads']:>3}  flagged {r['flagged']:>3}  "
+        f"missed {r['missed']:>3}  extra {r['extra']:>3}  {r['ms_median']:6.1f} ms median"
+    )
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """A human-readable summary of :func:`evaluate`'s result."""
+    lines = [f"split: {report['split']}"]
+    for name, r in report["folders"].items():
+        lines.append(_summary_line(name, r))
+    lines.append(_summary_line("overall", report["overall"]))
+    lines.append("")
+    lines.append("confusion (rows: true value; columns: value read, flagged, missed)")
+    lines.append("true " + "".join(f"{c:>8}" for c in _COLUMNS))
+    for v, row in report["overall"]["confusion"].items():
+        lines.append(f"{v:>4} " + "".join(f"{row[c]:>8}" for c in _COLUMNS))
+    return "\n".join(lines)

@@ -1,0 +1,29 @@
+"""Chooses how to read a frame: the learned models when present, else the classic recipe."""
+from __future__ import annotations
+
+import numpy as np
+
+from calibration import Calibration
+from vision.reader import DieRead, make_die
+
+
+def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
+    """Read the dice in ``image`` with the best reader available in this checkout."""
+    from vision import learned
+
+    if learned.available():
+        return learned.read(image, calibration)
+    return _read_classic(image, calibration)
+
+
+def _read_classic(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
+    # The classic recipe has no notion of confidence; give it one just under the
+    # threshold so a person confirms everything it reads.
+    from vision.baseline import read_baseline
+
+    out = []
+    for d in read_baseline(image):
+        if calibration is not None and not calibration.in_tray(*d.center):
+            continue
+        out.append(make_die(d.value, d.center, d.box, 0.5))
+    return out

@@ -1,0 +1,118 @@
+"""Read the dice in one camera frame: find every die and read its top face.
+
+``read_dice`` is the one entry point the rest of dicetray uses. It runs the learned
+reader (a small die-centre network and a crop classifier, both ONNX files under
+``vision/models/`` run by OpenCV's dnn module) when the model files are present, and
+otherwise falls back to the classic pip-grouping recipe so the appliance still works
+(badly) in a checkout without models.
+
+Every die gets a confidence in 0-1. A die whose confidence is below :data:`THRESHOLD`,
+or that is tilted, or that shows a picture face nobody has taught, is *flagged*: a
+person confirms it on the control page instead of it being scored silently.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from calibration import Calibration
+
+# Fixed before any measurement on the check split: a die read below this confidence is
+# flagged for a person. Chosen to favour flagging over misreading (a misread costs trust).
+THRESHOLD = 0.85
+
+REASON_LOW = "low confidence"
+REASON_TILTED = "tilted"
+REASON_PICTURE = "picture face"
+
+
+@dataclass(frozen=True)
+class DieRead:
+    """One die found in a frame.
+
+    ``value`` is 1-6, or ``None`` when there is no best guess (tilted, unreadable);
+    ``center`` the centre of its top face and ``box`` ``(x0, y0, x1, y1)``, both in
+    frame pixels; ``flagged`` means a person should confirm it, ``reason`` says why.
+    """
+
+    value: int | None
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    confidence: float
+    flagged: bool
+    reason: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The die in the shape of ``dicetray read --json``."""
+        return {
+            "value": self.value,
+            "center": [round(float(self.center[0]), 1), round(float(self.center[1]), 1)],
+            "box": [round(float(v), 1) for v in self.box],
+            "confidence": round(float(self.confidence), 4),
+            "flagged": bool(self.flagged),
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Everything read from one frame, and how long the read took (ms)."""
+
+    dice: tuple[DieRead, ...]
+    ms: float
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Values of the dice that need no confirmation, in reading order."""
+        return tuple(d.value for d in self.dice if not d.flagged and d.value is not None)
+
+    @property
+    def flagged(self) -> bool:
+        """Whether any die needs a person to confirm it."""
+        return any(d.flagged for d in self.dice)
+
+    def to_json(self) -> dict[str, Any]:
+        """The reading in the shape of ``dicetray read --json`` (without ``file``)."""
+        return {"dice": [d.to_json() for d in self.dice], "ms": round(self.ms, 2)}
+
+
+def make_die(
+    value: int | None,
+    center: tuple[float, float],
+    box: tuple[float, float, float, float],
+    confidence: float,
+    *,
+    tilted: bool = False,
+    picture: bool = False,
+) -> DieRead:
+    """Build a :class:`DieRead`, applying the flagging rules in one place."""
+    if tilted:
+        return DieRead(None, center, box, confidence, True, REASON_TILTED)
+    if picture:
+        return DieRead(value, center, box, confidence, True, REASON_PICTURE)
+    if value is None or confidence < THRESHOLD:
+        return DieRead(value, center, box, confidence, True, REASON_LOW)
+    return DieRead(value, center, box, confidence, False, None)
+
+
+def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> Reading:
+    """Find and read every die in a BGR frame.
+
+    Works with no calibration (die size found from the image); with one, it looks only
+    inside the tray, at the calibrated die size, and reads taught picture faces.
+    """
+    if image is None or image.ndim not in (2, 3) or image.size == 0:
+        raise ValueError("read_dice needs a non-empty BGR image")
+    if image.ndim == 2:
+        import cv2  # local: only this rare path needs it here
+
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    start = time.perf_counter()
+    from vision import pipeline  # late import: keeps model loading out of import time
+
+    dice = pipeline.read(image, calibration)
+    ms = (time.perf_counter() - start) * 1000.0
+    return Reading(tuple(dice), ms)
