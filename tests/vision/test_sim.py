@@ -1,0 +1,134 @@
+"""The simulated tray: deterministic, well-formed frames, truthful labels, real throws."""
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from vision.sim import PIP_LAYOUTS, SimDie, SimulatedTray, TrayStyle, render_tray
+
+SMALL = (320, 240)
+
+
+def _square(die: SimDie) -> np.ndarray:
+    a = math.radians(die.angle)
+    c, s = math.cos(a), math.sin(a)
+    h = die.side / 2
+    local = np.array([(-h, -h), (h, -h), (h, h), (-h, h)])
+    return np.asarray(local @ np.array([[c, s], [-s, c]]).T + np.asarray(die.center))
+
+
+def _overlap_depth(a: np.ndarray, b: np.ndarray) -> float:
+    """Smallest penetration over the separating axes (<= 0 means apart or touching)."""
+    depth = math.inf
+    for poly in (a, b):
+        for i in range(4):
+            edge = poly[(i + 1) % 4] - poly[i]
+            axis = np.array([-edge[1], edge[0]]) / np.hypot(*edge)
+            pa, pb = a @ axis, b @ axis
+            depth = min(depth, min(pa.max(), pb.max()) - max(pa.min(), pb.min()))
+    return depth
+
+
+def test_same_seed_same_frames_and_different_seed_differs() -> None:
+    a, b, c = SimulatedTray(seed=3, size=SMALL), SimulatedTray(seed=3, size=SMALL), SimulatedTray(seed=4, size=SMALL)
+    for tray in (a, b, c):
+        tray.roll()
+    for _ in range(6):
+        fa, fb, fc = a.next_frame(), b.next_frame(), c.next_frame()
+        assert np.array_equal(fa, fb)
+        assert not np.array_equal(fa, fc)
+    assert a.truth == b.truth
+
+
+def test_render_tray_is_deterministic_and_well_formed() -> None:
+    img1, truth1 = render_tray(np.random.default_rng(11), [1, 2, 3, 4, 5, 6])
+    img2, truth2 = render_tray(np.random.default_rng(11), [1, 2, 3, 4, 5, 6])
+    assert np.array_equal(img1, img2) and truth1 == truth2
+    assert img1.shape == (960, 1280, 3) and img1.dtype == np.uint8
+    assert [d.value for d in truth1] == [1, 2, 3, 4, 5, 6]
+    small, _ = render_tray(np.random.default_rng(1), [2], (640, 480))
+    assert small.shape == (480, 640, 3)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_truth_lies_in_frame_and_dice_do_not_overlap(seed: int) -> None:
+    size = (640, 480)
+    img, truth = render_tray(np.random.default_rng(seed), [1 + (seed + k) % 6 for k in range(6)], size)
+    for die in truth:
+        x0, y0, x1, y1 = die.box
+        assert 0 <= x0 < die.center[0] < x1 <= size[0] and 0 <= y0 < die.center[1] < y1 <= size[1]
+        # The box is the rotated square's extent, give or take antialiasing.
+        extent = die.side * (abs(math.cos(math.radians(die.angle))) + abs(math.sin(math.radians(die.angle))))
+        assert abs((x1 - x0) - extent) < 0.12 * die.side + 3
+    for a, b in itertools.combinations(truth, 2):
+        assert _overlap_depth(_square(a), _square(b)) < 0.5
+
+
+def test_a_die_looks_like_a_die_where_the_truth_says() -> None:
+    """The box holds a blob that differs from the floor; outside the dice it is floor."""
+    img, truth = render_tray(np.random.default_rng(5), [6, 6, 6], (640, 480))
+    grey = img.astype(np.float32).mean(axis=2)
+    mask = np.zeros(grey.shape, bool)
+    for die in truth:
+        x0, y0, x1, y1 = (int(v) for v in die.box)
+        mask[y0:y1, x0:x1] = True
+        # Six pips on a plain body: strong contrast inside the top face.
+        cx, cy, h = int(die.center[0]), int(die.center[1]), int(die.side * 0.4)
+        assert grey[cy - h : cy + h, cx - h : cx + h].std() > 20
+    x0, y0, x1, y1 = (int(v) for v in truth[0].box)
+    assert abs(float(grey[y0:y1, x0:x1].mean()) - float(np.median(grey[~mask]))) > 5
+
+
+def test_a_throw_moves_then_settles_and_stays_still() -> None:
+    tray = SimulatedTray(seed=2, size=SMALL, dice=3)
+    before = tray.next_frame()
+    assert not tray.moving
+    values = tray.roll([2, 5, 6])
+    assert values == (2, 5, 6) and [d.value for d in tray.truth] == [2, 5, 6]
+    moving = []
+    frames = []
+    for _ in range(40):
+        frames.append(tray.next_frame().astype(np.int16))
+        moving.append(tray.moving)
+    # Several frames of motion, then rest from settled_at on, and never moving again.
+    assert tray.settled_at is not None
+    first_rest = tray.settled_at - 1  # index within `frames`: frame 0 was `before`
+    assert first_rest >= 3 and not any(moving[first_rest:]) and all(moving[:first_rest])
+    # Moving frames differ a lot; resting frames differ only by sensor noise.
+    assert np.abs(frames[1] - frames[0]).max() > 100
+    still = np.abs(frames[-1] - frames[-2])
+    assert still.mean() < 8 and not np.array_equal(frames[-1], frames[-2])
+    assert np.abs(frames[-1] - before.astype(np.int16)).max() > 100
+
+
+def test_roll_counts_and_validation() -> None:
+    tray = SimulatedTray(seed=0, size=SMALL, dice=2)
+    assert len(tray.truth) == 2
+    assert len(tray.roll()) == 2
+    assert len(tray.roll(count=5)) == 5 and len(tray.truth) == 5
+    with pytest.raises(ValueError, match="1-6"):
+        tray.roll([0, 7])
+    with pytest.raises(ValueError, match="count"):
+        tray.roll([1, 2], count=3)
+
+
+def test_late_die_sets_settled_at() -> None:
+    tray = SimulatedTray(seed=9, size=SMALL)
+    tray.roll([4, 4], frames=[4, 12])
+    assert tray.settled_at == 11
+    seen = []
+    for _ in range(14):
+        tray.next_frame()
+        seen.append(tray.moving)
+    assert seen == [True] * 11 + [False] * 3
+
+
+def test_styles_vary_and_pip_layouts_are_real() -> None:
+    styles = [TrayStyle.random(np.random.default_rng(s)) for s in range(30)]
+    assert len({s.floor_kind for s in styles}) == 3
+    assert len({s.looks[0].body for s in styles}) > 10
+    assert {len(p) for p in PIP_LAYOUTS.values()} == {1, 2, 3, 4, 5, 6}
+    assert all(len(PIP_LAYOUTS[v]) == v for v in PIP_LAYOUTS)

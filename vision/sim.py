@@ -1,0 +1,725 @@
+"""The simulated tray camera: a top-down dice tray drawn from a seeded generator.
+
+Everything random comes from one ``numpy.random.Generator``, so a seed gives the same
+frames every time. A frame is built cheaply: the tray background is rendered once, each
+die is drawn with OpenCV on a small sprite and warped into a region of interest around
+it, and sensor noise is a random window into a pre-made noise bank. That keeps one
+1280x960 frame at a few milliseconds, so tests and the live demo can afford it.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+Size = tuple[int, int]  # (width, height), as OpenCV takes it
+BGR = tuple[float, float, float]
+
+__all__ = ["DieLook", "SimDie", "SimulatedTray", "TrayStyle", "render_tray", "PIP_LAYOUTS"]
+
+
+@dataclass(frozen=True)
+class SimDie:
+    """One settled die as drawn: the truth a reader is scored against.
+
+    ``center`` is the centre of the top face, ``box`` the axis-aligned box
+    ``(x0, y0, x1, y1)`` of the whole die in pixels, ``angle`` its rotation in degrees
+    (counter-clockwise as seen on screen), ``side`` the top face's side in pixels.
+    """
+
+    value: int
+    center: tuple[float, float]
+    box: tuple[float, float, float, float]
+    angle: float
+    tilted: bool = False
+    side: float = 0.0
+
+
+# Pip centres in units of the pip offset from the face centre (about 0.27 of the side).
+# The 2, 3 and 6 layouts are not symmetric under a quarter turn, so they visibly rotate
+# with the die, as on real dice.
+PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
+    1: ((0.0, 0.0),),
+    2: ((-1.0, -1.0), (1.0, 1.0)),
+    3: ((-1.0, -1.0), (0.0, 0.0), (1.0, 1.0)),
+    4: ((-1.0, -1.0), (1.0, -1.0), (-1.0, 1.0), (1.0, 1.0)),
+    5: ((-1.0, -1.0), (1.0, -1.0), (0.0, 0.0), (-1.0, 1.0), (1.0, 1.0)),
+    6: ((-1.0, -1.0), (-1.0, 0.0), (-1.0, 1.0), (1.0, -1.0), (1.0, 0.0), (1.0, 1.0)),
+}
+
+
+@dataclass(frozen=True)
+class DieLook:
+    """Colours of one kind of die: body, pips, and an optional big coloured one-pip."""
+
+    body: BGR
+    pip: BGR
+    big_one: BGR | None = None
+
+
+# Base looks; each tray jitters the colours a little. Body and pip colours are BGR.
+_LOOKS: tuple[DieLook, ...] = (
+    DieLook((236, 238, 240), (28, 28, 30)),  # white, black pips
+    DieLook((236, 238, 240), (28, 28, 30), big_one=(40, 40, 200)),  # white, big red one
+    DieLook((196, 226, 238), (34, 32, 36)),  # ivory
+    DieLook((42, 40, 190), (240, 240, 240)),  # red, white pips
+    DieLook((64, 142, 44), (238, 238, 238)),  # green
+    DieLook((168, 84, 30), (240, 240, 240)),  # blue
+    DieLook((34, 32, 32), (236, 236, 236)),  # black, white pips
+    DieLook((236, 238, 240), (40, 40, 196)),  # white, red pips
+    DieLook((34, 32, 32), (40, 186, 226)),  # black, gold pips
+    DieLook((40, 200, 230), (30, 30, 30)),  # yellow, black pips
+)
+
+_FLOORS: tuple[tuple[str, BGR], ...] = (
+    ("felt", (48, 112, 40)),  # green felt
+    ("felt", (118, 62, 24)),  # blue felt
+    ("felt", (44, 34, 112)),  # burgundy felt
+    ("felt", (38, 38, 38)),  # black felt
+    ("plain", (112, 112, 110)),  # grey
+    ("plain", (168, 170, 170)),  # light grey
+    ("wood", (62, 108, 158)),  # mid wood
+    ("wood", (112, 168, 206)),  # light wood
+)
+
+
+@dataclass(frozen=True)
+class TrayStyle:
+    """Everything about one tray set-up: surface, light, camera, and the dice kind.
+
+    Make one with :meth:`random`; a tray keeps its style across frames, as a real
+    camera over a real tray does.
+    """
+
+    floor_kind: str
+    floor: BGR
+    rim: BGR
+    table: BGR
+    margin: float  # tray inset from the frame edge, fraction of the width
+    rim_width: float  # wall band, fraction of the width
+    die_side: float  # top-face side, fraction of the width
+    die_side_jitter: float  # each die's side varies by up to this fraction
+    corner: float  # corner radius, fraction of the side
+    pip_radius: float  # fraction of the side
+    looks: tuple[DieLook, ...]
+    light_gradient: tuple[float, float]  # gain change across x and y
+    light_center: tuple[float, float]  # vignette centre, fractions of the frame
+    vignette: float
+    brightness: float
+    shadow_offset: tuple[float, float]  # fractions of the die side
+    shadow_blur: float  # fraction of the die side
+    shadow_strength: float
+    blur: float  # Gaussian sigma in pixels
+    noise: int  # sensor noise sigma, grey levels
+    glare: float  # chance that a die shows a specular spot
+    touching: float  # chance that a die is placed touching another
+    texture_seed: int = 0
+
+    @classmethod
+    def random(cls, rng: np.random.Generator, size: Size = (1280, 960)) -> TrayStyle:
+        """Draw a plausible tray, light and dice kind from ``rng``."""
+        kind, floor = _FLOORS[int(rng.integers(len(_FLOORS)))]
+        floor = _jitter(rng, floor, 14)
+        rim = _jitter(rng, tuple(0.8 * c for c in floor), 10) if rng.random() < 0.6 else _jitter(
+            rng, (70, 90, 110), 20
+        )
+        n_looks = int(rng.choice([1, 1, 2, 3]))
+        picks = rng.choice(len(_LOOKS), size=n_looks, replace=False)
+        looks = tuple(
+            DieLook(
+                _jitter(rng, _LOOKS[int(i)].body, 10),
+                _jitter(rng, _LOOKS[int(i)].pip, 8),
+                _LOOKS[int(i)].big_one,
+            )
+            for i in picks
+        )
+        angle = rng.uniform(0, 2 * math.pi)
+        return cls(
+            floor_kind=kind,
+            floor=floor,
+            rim=rim,
+            table=_jitter(rng, (40, 50, 60), 20),
+            margin=float(rng.uniform(0.0, 0.06)),
+            rim_width=float(rng.uniform(0.025, 0.05)),
+            die_side=float(rng.uniform(0.045, 0.08)),
+            die_side_jitter=float(rng.uniform(0.0, 0.05)),
+            corner=float(rng.uniform(0.1, 0.22)),
+            pip_radius=float(rng.uniform(0.075, 0.1)),
+            looks=looks,
+            light_gradient=(float(rng.uniform(-0.25, 0.25)), float(rng.uniform(-0.25, 0.25))),
+            light_center=(float(rng.uniform(0.3, 0.7)), float(rng.uniform(0.3, 0.7))),
+            vignette=float(rng.uniform(0.0, 0.35)),
+            brightness=float(rng.uniform(0.8, 1.1)),
+            shadow_offset=(0.12 * math.cos(angle), 0.12 * math.sin(angle)),
+            shadow_blur=float(rng.uniform(0.06, 0.14)),
+            shadow_strength=float(rng.uniform(0.25, 0.55)),
+            blur=float(rng.uniform(0.4, 1.1)),
+            noise=int(rng.integers(2, 7)),
+            glare=float(rng.choice([0.0, 0.0, 0.3, 0.7])),
+            touching=float(rng.uniform(0.0, 0.3)),
+            texture_seed=int(rng.integers(2**31)),
+        )
+
+
+def _jitter(rng: np.random.Generator, colour: Sequence[float], amount: float) -> BGR:
+    b, g, r = (float(np.clip(c + rng.uniform(-amount, amount), 0, 255)) for c in colour)
+    return (b, g, r)
+
+
+# ---------------------------------------------------------------------------- background
+
+
+@dataclass(frozen=True)
+class _Tray:
+    """A rendered, lit tray without dice, and where dice may lie."""
+
+    image: np.ndarray  # uint8 HxWx3, blurred and lit
+    gain: np.ndarray  # small float32 light field, to light dice the same way
+    floor: tuple[float, float, float, float]  # x0, y0, x1, y1 where dice may lie
+
+
+def _build_tray(style: TrayStyle, size: Size) -> _Tray:
+    width, height = size
+    trng = np.random.default_rng(style.texture_seed)
+    img = np.empty((height, width, 3), np.float32)
+    img[:] = style.table
+    m = style.margin * width
+    rim = max(3.0, style.rim_width * width)
+    tx0, ty0, tx1, ty1 = m, m, width - m, height - m
+    fx0, fy0, fx1, fy1 = tx0 + rim, ty0 + rim, tx1 - rim, ty1 - rim
+    # The four walls seen from above, shaded differently because the light comes from
+    # one side: a camera sees the lit wall brighter than the one facing away.
+    outer = [(tx0, ty0), (tx1, ty0), (tx1, ty1), (tx0, ty1)]
+    inner = [(fx0, fy0), (fx1, fy0), (fx1, fy1), (fx0, fy1)]
+    for k, shade in enumerate((1.15, 0.95, 0.78, 1.0)):
+        quad = np.array([outer[k], outer[(k + 1) % 4], inner[(k + 1) % 4], inner[k]], np.float32)
+        colour = tuple(min(255.0, c * shade) for c in style.rim)
+        cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), colour, cv2.LINE_AA)
+    # Floor texture, made at low resolution and scaled up (cheap, and felt/wood grain is
+    # low-frequency anyway).
+    fw, fh = max(2, int(fx1 - fx0)), max(2, int(fy1 - fy0))
+    sw, sh = max(2, fw // 4), max(2, fh // 4)
+    if style.floor_kind == "wood":
+        ys = np.arange(sh, dtype=np.float32)[:, None]
+        xs = np.arange(sw, dtype=np.float32)[None, :]
+        wobble = cv2.GaussianBlur(trng.normal(0, 6, (sh, sw)).astype(np.float32), (0, 0), 8)
+        grain = np.sin((ys * 0.5 + xs * 0.03 + wobble) * trng.uniform(0.2, 0.5))
+        tex = (grain * 10 + trng.normal(0, 3, (sh, sw))).astype(np.float32)
+    elif style.floor_kind == "felt":
+        tex = cv2.GaussianBlur(trng.normal(0, 9, (sh, sw)).astype(np.float32), (0, 0), 0.8)
+    else:
+        tex = cv2.GaussianBlur(trng.normal(0, 4, (sh, sw)).astype(np.float32), (0, 0), 3)
+    tex = cv2.resize(tex, (fw, fh), interpolation=cv2.INTER_LINEAR)
+    floor = np.empty((fh, fw, 3), np.float32)
+    floor[:] = style.floor
+    floor += tex[..., None]
+    # Ambient occlusion: the floor darkens towards the walls.
+    occ = np.zeros((sh, sw), np.float32)
+    occ[2:-2, 2:-2] = 1.0
+    occ = cv2.GaussianBlur(occ, (0, 0), max(1.0, min(sw, sh) * 0.02))
+    occ = cv2.resize(occ, (fw, fh), interpolation=cv2.INTER_LINEAR)
+    floor *= (0.8 + 0.2 * occ)[..., None]
+    ix0, iy0 = int(fx0), int(fy0)
+    img[iy0 : iy0 + fh, ix0 : ix0 + fw] = floor
+    # Uneven light: a gradient and a vignette around an off-centre light.
+    gw, gh = 64, max(2, round(64 * height / width))
+    gx = np.linspace(-0.5, 0.5, gw, dtype=np.float32)[None, :]
+    gy = np.linspace(-0.5, 0.5, gh, dtype=np.float32)[:, None]
+    cx, cy = style.light_center
+    r2 = (gx + 0.5 - cx) ** 2 + ((gy + 0.5 - cy) * height / width) ** 2
+    gain = style.brightness * (1 + style.light_gradient[0] * gx + style.light_gradient[1] * gy)
+    gain = (gain * (1 - style.vignette * r2 / 0.5)).astype(np.float32)
+    full_gain = cv2.resize(gain, (width, height), interpolation=cv2.INTER_LINEAR)
+    img *= full_gain[..., None]
+    img = cv2.GaussianBlur(img, (0, 0), style.blur)
+    image = np.clip(img, 0, 255).astype(np.uint8)
+    return _Tray(image=image, gain=gain, floor=(fx0, fy0, fx1, fy1))
+
+
+# --------------------------------------------------------------------------------- dice
+
+
+_SUPER = 2  # sprites are drawn at twice the final scale, so the warp antialiases them
+
+
+@dataclass(frozen=True)
+class _Sprite:
+    colour: np.ndarray  # float32 sxsx3
+    alpha: np.ndarray  # float32 sxs, 0..1
+    side: float  # top-face side in frame pixels
+
+
+def _rounded_square(img: np.ndarray, lo: float, hi: float, radius: float, colour: object) -> None:
+    """Fill a rounded square from ``lo`` to ``hi`` (both axes) with ``colour``."""
+    r = max(1, int(round(radius)))
+    a, b = int(round(lo)), int(round(hi))
+    r = min(r, (b - a) // 2)
+    cv2.rectangle(img, (a + r, a), (b - r, b), colour, -1, cv2.LINE_AA)
+    cv2.rectangle(img, (a, a + r), (b, b - r), colour, -1, cv2.LINE_AA)
+    for cx in (a + r, b - r):
+        for cy in (a + r, b - r):
+            cv2.circle(img, (cx, cy), r, colour, -1, cv2.LINE_AA)
+
+
+def _make_sprite(value: int, look: DieLook, side: float, style: TrayStyle) -> _Sprite:
+    """Draw one die face-up: bevelled rounded body and pips in the real layout."""
+    s = side * _SUPER
+    canvas = int(math.ceil(s)) + 6
+    lo, hi = 3.0, 3.0 + s
+    colour = np.zeros((canvas, canvas, 3), np.float32)
+    alpha = np.zeros((canvas, canvas), np.float32)
+    _rounded_square(alpha, lo, hi, style.corner * s, 1.0)
+    # The rounded edges of a die seen from above catch less light than the flat top.
+    edge = tuple(c * 0.72 for c in look.body)
+    _rounded_square(colour, lo, hi, style.corner * s, edge)
+    bevel = 0.06 * s
+    _rounded_square(colour, lo + bevel, hi - bevel, style.corner * s * 0.8, look.body)
+    colour = cv2.GaussianBlur(colour, (0, 0), max(0.5, bevel * 0.5))
+    centre = (lo + hi) / 2
+    offset = 0.27 * s
+    for u, v in PIP_LAYOUTS[value]:
+        x, y = centre + u * offset, centre + v * offset
+        if value == 1 and look.big_one is not None:
+            radius, pip = 0.17 * s, look.big_one
+        else:
+            radius, pip = style.pip_radius * s, look.pip
+        # Pips are dimples: a slightly darker rim around the paint.
+        rim = tuple(c * 0.8 for c in pip)
+        cv2.circle(colour, (round(x * 4), round(y * 4)), round(radius * 4), rim, -1, cv2.LINE_AA, 2)
+        inner = round(radius * 0.82 * 4)
+        cv2.circle(colour, (round(x * 4), round(y * 4)), inner, pip, -1, cv2.LINE_AA, 2)
+    return _Sprite(colour=colour, alpha=alpha, side=side)
+
+
+@dataclass(frozen=True)
+class _Placement:
+    """Where and how one die is drawn in a frame."""
+
+    sprite: _Sprite
+    center: tuple[float, float]
+    angle: float
+    lift: float = 0.0  # 0 on the floor; >0 in the air (drawn bigger, shadow further)
+    velocity: tuple[float, float] = (0.0, 0.0)  # pixels per frame, for motion blur
+    glare: tuple[float, float, float] | None = None  # dx, dy (fractions of side), strength
+
+
+def _die_matrix(p: _Placement, origin: tuple[int, int], shift: tuple[float, float] = (0, 0)) -> np.ndarray:
+    """Affine map from sprite pixels to ROI pixels for placement ``p``."""
+    size = p.sprite.alpha.shape[0]
+    c = (size - 1) / 2
+    m = cv2.getRotationMatrix2D((c, c), p.angle, (1 + p.lift) / _SUPER)
+    m[0, 2] += p.center[0] + shift[0] - origin[0] - c
+    m[1, 2] += p.center[1] + shift[1] - origin[1] - c
+    return m
+
+
+def _motion_offsets(velocity: tuple[float, float]) -> list[tuple[float, float]]:
+    """Sub-positions along the motion where the shutter catches the die.
+
+    The shutter is open for about half a frame; averaging a few warps along that path is
+    a motion blur that costs a handful of small warps instead of a large 2-D filter.
+    """
+    vx, vy = velocity[0] * 0.5, velocity[1] * 0.5
+    length = math.hypot(vx, vy)
+    if length < 1.5:
+        return [(0.0, 0.0)]
+    n = min(5, 2 + int(length / 6))
+    return [(vx * (k / (n - 1) - 0.5), vy * (k / (n - 1) - 0.5)) for k in range(n)]
+
+
+def _composite(
+    frame: np.ndarray, tray: _Tray, style: TrayStyle, placements: Sequence[_Placement]
+) -> list[tuple[float, float, float, float]]:
+    """Draw dice (shadow, body, glare, blur) into ``frame`` in place; return their boxes."""
+    height, width = frame.shape[:2]
+    boxes: list[tuple[float, float, float, float]] = []
+    gh, gw = tray.gain.shape
+    for p in placements:
+        side = p.sprite.side * (1 + p.lift)
+        shadow_shift = (
+            style.shadow_offset[0] * side * (1 + 6 * p.lift),
+            style.shadow_offset[1] * side * (1 + 6 * p.lift),
+        )
+        sigma = max(1.0, style.shadow_blur * side * (1 + 4 * p.lift))
+        reach = side * 0.75 + abs(shadow_shift[0]) + abs(shadow_shift[1]) + 3 * sigma
+        reach += abs(p.velocity[0]) + abs(p.velocity[1]) + 4
+        x0, y0 = max(0, int(p.center[0] - reach)), max(0, int(p.center[1] - reach))
+        x1, y1 = min(width, int(p.center[0] + reach) + 1), min(height, int(p.center[1] + reach) + 1)
+        if x1 <= x0 or y1 <= y0:
+            boxes.append((p.center[0], p.center[1], p.center[0], p.center[1]))
+            continue
+        dsize = (x1 - x0, y1 - y0)
+        offsets = _motion_offsets(p.velocity)
+        alpha = np.zeros((dsize[1], dsize[0]), np.float32)
+        colour = np.zeros((dsize[1], dsize[0], 3), np.float32)
+        shadow = np.zeros((dsize[1], dsize[0]), np.float32)
+        for ox, oy in offsets:
+            m = _die_matrix(p, (x0, y0), (ox, oy))
+            # Premultiplied colour, so averaging the sub-positions blends edges right.
+            a = cv2.warpAffine(p.sprite.alpha, m, dsize, flags=cv2.INTER_LINEAR)
+            alpha += a
+            colour += cv2.warpAffine(p.sprite.colour, m, dsize, flags=cv2.INTER_LINEAR) * a[..., None]
+            m_shadow = _die_matrix(p, (x0, y0), (ox + shadow_shift[0], oy + shadow_shift[1]))
+            shadow += cv2.warpAffine(p.sprite.alpha, m_shadow, dsize, flags=cv2.INTER_LINEAR)
+        scale = 1.0 / len(offsets)
+        alpha *= scale
+        colour *= scale
+        shadow = cv2.GaussianBlur(shadow * scale, (0, 0), sigma) * (style.shadow_strength / (1 + 3 * p.lift))
+        ys, xs = np.nonzero(alpha > 0.5)
+        if len(xs):
+            boxes.append((float(xs.min() + x0), float(ys.min() + y0), float(xs.max() + x0 + 1), float(ys.max() + y0 + 1)))
+        else:
+            boxes.append((p.center[0], p.center[1], p.center[0], p.center[1]))
+        gi = min(gh - 1, max(0, int(p.center[1] / height * gh)))
+        gj = min(gw - 1, max(0, int(p.center[0] / width * gw)))
+        premult = colour * float(tray.gain[gi, gj])
+        if p.glare is not None:
+            gx, gy, strength = p.glare
+            yy, xx = np.ogrid[: dsize[1], : dsize[0]]
+            cx = p.center[0] - x0 + gx * side
+            cy = p.center[1] - y0 + gy * side
+            spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * (0.09 * side) ** 2)).astype(np.float32)
+            premult += (spot * alpha * strength)[..., None]
+        roi = frame[y0:y1, x0:x1].astype(np.float32)
+        roi *= (1 - shadow)[..., None]
+        roi = roi * (1 - alpha)[..., None] + premult
+        roi = cv2.GaussianBlur(roi, (0, 0), style.blur)
+        frame[y0:y1, x0:x1] = np.clip(roi, 0, 255).astype(np.uint8)
+    return boxes
+
+
+# ------------------------------------------------------------------------------- layout
+
+
+def _corners(center: tuple[float, float], side: float, angle: float) -> np.ndarray:
+    """The four corners of a die's square (same rotation sense as the warp)."""
+    a = math.radians(angle)
+    c, s = math.cos(a), math.sin(a)
+    h = side / 2
+    local = np.array([(-h, -h), (h, -h), (h, h), (-h, h)], np.float64)
+    rot = np.array([[c, s], [-s, c]])
+    return np.asarray(local @ rot.T + np.asarray(center), np.float64)
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
+    """Separating-axis test for two convex quads: True when they overlap (touching is fine)."""
+    for poly in (a, b):
+        for i in range(4):
+            edge = poly[(i + 1) % 4] - poly[i]
+            axis = np.array([-edge[1], edge[0]])
+            pa, pb = a @ axis, b @ axis
+            if pa.max() <= pb.min() + 1e-6 or pb.max() <= pa.min() + 1e-6:
+                return False
+    return True
+
+
+def _layout(
+    rng: np.random.Generator, sides: Sequence[float], floor: tuple[float, float, float, float], touching: float
+) -> list[tuple[tuple[float, float], float]]:
+    """Place dice on the floor without overlap; some touch a neighbour face to face."""
+    fx0, fy0, fx1, fy1 = floor
+    placed: list[tuple[tuple[float, float], float]] = []
+    quads: list[np.ndarray] = []
+    for side in sides:
+        for _attempt in range(400):
+            if placed and rng.random() < touching:
+                j = int(rng.integers(len(placed)))
+                (jx, jy), angle = placed[j]
+                d = (side + sides[j]) / 2 + rng.uniform(0.5, 2.0)
+                a = math.radians(angle) + rng.integers(4) * math.pi / 2
+                # Same rotation sense as _corners: local +x maps to (cos a, -sin a).
+                center = (jx + d * math.cos(a), jy - d * math.sin(a))
+            else:
+                angle = float(rng.uniform(0, 360))
+                center = (float(rng.uniform(fx0, fx1)), float(rng.uniform(fy0, fy1)))
+            quad = _corners(center, side, angle)
+            inside = (
+                quad[:, 0].min() >= fx0 + 2
+                and quad[:, 0].max() <= fx1 - 2
+                and quad[:, 1].min() >= fy0 + 2
+                and quad[:, 1].max() <= fy1 - 2
+            )
+            if inside and not any(_overlap(quad, q) for q in quads):
+                placed.append((center, angle))
+                quads.append(quad)
+                break
+        else:
+            raise ValueError(f"cannot fit {len(sides)} dice of about {side:.0f} px in the tray")
+    return placed
+
+
+# -------------------------------------------------------------------------------- noise
+
+_NOISE_PAD = 61
+_noise_banks: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def _noise_bank(sigma: int, height: int, width: int) -> np.ndarray:
+    """A fixed field of Gaussian noise a bit larger than the frame.
+
+    Each frame adds a window at a random offset: independent-looking noise per frame for
+    ~1.5 ms instead of ~40 ms of fresh normal draws. Seeded by its shape, so deterministic.
+    """
+    key = (sigma, height, width)
+    bank = _noise_banks.get(key)
+    if bank is None:
+        nrng = np.random.default_rng([sigma, height, width])
+        raw = nrng.standard_normal((height + _NOISE_PAD, width + _NOISE_PAD, 3), dtype=np.float32)
+        bank = np.rint(raw * sigma).astype(np.int16)
+        if len(_noise_banks) > 8:
+            _noise_banks.clear()
+        _noise_banks[key] = bank
+    return bank
+
+
+def _add_noise(rng: np.random.Generator, frame: np.ndarray, sigma: int) -> np.ndarray:
+    if sigma <= 0:
+        return frame
+    h, w = frame.shape[:2]
+    bank = _noise_bank(sigma, h, w)
+    oy, ox = (int(v) for v in rng.integers(0, _NOISE_PAD, 2))
+    return np.asarray(cv2.add(frame, bank[oy : oy + h, ox : ox + w], dtype=cv2.CV_8U))
+
+
+# ---------------------------------------------------------------------------- rendering
+
+
+def _kit(rng: np.random.Generator, style: TrayStyle, count: int) -> list[tuple[DieLook, float]]:
+    """The physical dice in play: a look and a side length for each."""
+    return [
+        (
+            style.looks[int(rng.integers(len(style.looks)))],
+            style.die_side * (1 + rng.uniform(-style.die_side_jitter, style.die_side_jitter)),
+        )
+        for _ in range(count)
+    ]
+
+
+def _glare(rng: np.random.Generator, style: TrayStyle) -> tuple[float, float, float] | None:
+    if rng.random() >= style.glare:
+        return None
+    # The highlight sits toward the light, away from the shadow.
+    return (
+        -style.shadow_offset[0] * 2.5 + rng.uniform(-0.08, 0.08),
+        -style.shadow_offset[1] * 2.5 + rng.uniform(-0.08, 0.08),
+        float(rng.uniform(60, 160)),
+    )
+
+
+def _check_values(dice: Sequence[int]) -> tuple[int, ...]:
+    values = tuple(int(v) for v in dice)
+    bad = [v for v in values if v not in PIP_LAYOUTS]
+    if bad:
+        raise ValueError(f"die values must be 1-6, got {bad}")
+    return values
+
+
+def render_tray(
+    rng: np.random.Generator,
+    dice: Sequence[int],
+    size: Size = (1280, 960),
+    *,
+    style: TrayStyle | None = None,
+) -> tuple[np.ndarray, tuple[SimDie, ...]]:
+    """Render one still frame of a tray with ``dice`` (values 1-6) settled in it.
+
+    ``size`` is (width, height). A style is drawn from ``rng`` when not given. Returns the
+    BGR uint8 frame and the truth for each die, in the order of ``dice``.
+    """
+    values = _check_values(dice)
+    style = style or TrayStyle.random(rng, size)
+    tray = _build_tray(style, size)
+    width = size[0]
+    kit = _kit(rng, style, len(values))
+    sides = [side * width for _, side in kit]
+    poses = _layout(rng, sides, tray.floor, style.touching)
+    placements = [
+        _Placement(_make_sprite(v, look, s, style), center, angle, glare=_glare(rng, style))
+        for v, (look, _), s, (center, angle) in zip(values, kit, sides, poses)
+    ]
+    frame = tray.image.copy()
+    boxes = _composite(frame, tray, style, placements)
+    truth = tuple(
+        SimDie(v, (float(c[0]), float(c[1])), box, float(a % 360), False, float(s))
+        for v, s, (c, a), box in zip(values, sides, poses, boxes)
+    )
+    return _add_noise(rng, frame, style.noise), truth
+
+
+# ------------------------------------------------------------------------ the live tray
+
+
+@dataclass
+class _Throw:
+    """One die's path in a throw: from where it enters to where it rests."""
+
+    value: int
+    kit_index: int
+    start: tuple[float, float]
+    end: tuple[float, float]
+    spin: float  # degrees turned on the way
+    angle: float  # resting angle
+    frames: int  # frames until it rests (it is at rest from this throw frame on)
+    glare: tuple[float, float, float] | None
+
+
+class SimulatedTray:
+    """A simulated camera stream over one tray: dice rest, get thrown, tumble, settle.
+
+    ``next_frame()`` returns frame after frame. ``roll()`` starts a throw: the old dice
+    are picked up, the new ones tumble in for several frames (moving, motion-blurred,
+    showing random faces) and come to rest; then frames stay still apart from sensor
+    noise. The tray starts with ``dice`` dice already at rest.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        size: Size = (1280, 960),
+        dice: int = 2,
+        fps: float = 15.0,
+        *,
+        style: TrayStyle | None = None,
+    ) -> None:
+        if dice < 0:
+            raise ValueError("dice must be >= 0")
+        self.size = size
+        self.dice = dice
+        self.fps = fps
+        self._rng = np.random.default_rng(seed)
+        self.style = style or TrayStyle.random(self._rng, size)
+        self._tray = _build_tray(self.style, size)
+        self._kit = _kit(self._rng, self.style, max(dice, 1))
+        self._sprites: dict[tuple[int, int], _Sprite] = {}
+        self.frame_index = -1
+        """Index of the frame last returned by :meth:`next_frame` (-1 before the first)."""
+        self.moving = False
+        """True when a die was in motion in the frame last returned."""
+        self.truth: tuple[SimDie, ...] = ()
+        """The dice of the current throw as they lie (or will lie) at rest."""
+        self.settled_at: int | None = None
+        """Index of the first frame in which every die of the current throw is at rest."""
+        self._still: np.ndarray | None = None  # the clean frame once every die rests
+        self._throw: list[_Throw] = []
+        self._throw_start = 0
+        self._start_resting(self._rng.integers(1, 7, dice).tolist())
+
+    # -- throws
+
+    def _sprite(self, kit_index: int, value: int) -> _Sprite:
+        key = (kit_index, value)
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            look, side = self._kit[kit_index]
+            sprite = _make_sprite(value, look, side * self.size[0], self.style)
+            self._sprites[key] = sprite
+        return sprite
+
+    def _plan(self, values: Sequence[int], frames: Sequence[int] | None) -> list[_Throw]:
+        while len(self._kit) < len(values):
+            self._kit.extend(_kit(self._rng, self.style, 1))
+        width, height = self.size
+        sides = [self._kit[i][1] * width for i in range(len(values))]
+        poses = _layout(self._rng, sides, self._tray.floor, self.style.touching)
+        # The hand throws from one side; each die comes in from about that direction.
+        heading = self._rng.uniform(0, 2 * math.pi)
+        throws = []
+        for i, (value, (end, angle)) in enumerate(zip(values, poses)):
+            h = heading + self._rng.uniform(-0.5, 0.5)
+            dist = self._rng.uniform(0.25, 0.55) * width
+            start = (end[0] + dist * math.cos(h), end[1] + dist * math.sin(h))
+            n = int(frames[i]) if frames is not None else int(
+                self._rng.integers(max(3, round(0.45 * self.fps)), max(4, round(1.1 * self.fps)) + 1)
+            )
+            spin = float(self._rng.uniform(180, 720) * self._rng.choice([-1, 1]))
+            throws.append(_Throw(int(value), i, start, end, spin, angle, max(1, n), _glare(self._rng, self.style)))
+        return throws
+
+    def _start_resting(self, values: Sequence[int]) -> None:
+        self._throw = self._plan(_check_values(values), [0] * len(values))
+        self._still = None
+        self._throw_start = self.frame_index + 1
+        self._set_truth()
+        self.settled_at = None
+
+    def _set_truth(self) -> None:
+        frame = np.zeros((self.size[1], self.size[0], 3), np.uint8)
+        placements = [self._pose(t, t.frames) for t in self._throw]
+        boxes = _composite(frame, self._tray, self.style, placements)
+        self.truth = tuple(
+            SimDie(t.value, t.end, box, t.angle % 360, False, self._sprite(t.kit_index, t.value).side)
+            for t, box in zip(self._throw, boxes)
+        )
+
+    def roll(
+        self,
+        values: Sequence[int] | None = None,
+        count: int | None = None,
+        *,
+        frames: Sequence[int] | None = None,
+    ) -> tuple[int, ...]:
+        """Throw the dice; the next frames show them tumbling, then settling.
+
+        ``values`` fixes the result (else drawn from the seeded generator); ``count`` is
+        how many dice are thrown (default the constructor's ``dice``, or ``len(values)``).
+        ``frames`` optionally fixes, per die, how many frames it moves (for tests: a die
+        that stops late). Returns the values thrown.
+        """
+        if values is not None:
+            chosen = _check_values(values)
+            if count is not None and count != len(chosen):
+                raise ValueError(f"count={count} but {len(chosen)} values given")
+        else:
+            n = self.dice if count is None else count
+            if n < 0:
+                raise ValueError("count must be >= 0")
+            chosen = tuple(int(v) for v in self._rng.integers(1, 7, n))
+        if frames is not None and len(frames) != len(chosen):
+            raise ValueError(f"frames has {len(frames)} entries for {len(chosen)} dice")
+        self._throw = self._plan(chosen, frames)
+        self._still = None
+        self._throw_start = self.frame_index + 1
+        self._set_truth()
+        self.settled_at = self._throw_start + max((t.frames for t in self._throw), default=0) - 1
+        return chosen
+
+    # -- frames
+
+    def _pose(self, t: _Throw, step: int) -> _Placement:
+        """Where die ``t`` is at throw frame ``step`` (1-based); at rest when step >= frames."""
+        if step >= t.frames:
+            return _Placement(self._sprite(t.kit_index, t.value), t.end, t.angle, glare=t.glare)
+        # Friction slows a sliding die roughly linearly; an exponent a bit below 2 keeps the
+        # last step visible, as a real die stops with a final small jolt.
+        left = (1 - step / t.frames) ** 1.6
+        prev = (1 - (step - 1) / t.frames) ** 1.6
+        x = t.end[0] + (t.start[0] - t.end[0]) * left
+        y = t.end[1] + (t.start[1] - t.end[1]) * left
+        vx = (t.start[0] - t.end[0]) * (left - prev)
+        vy = (t.start[1] - t.end[1]) * (left - prev)
+        angle = t.angle + t.spin * left
+        tumbling = step < 0.7 * t.frames
+        value = int(self._rng.integers(1, 7)) if tumbling else t.value
+        lift = 0.12 * abs(math.sin(step * 1.3)) * left if tumbling else 0.0
+        return _Placement(self._sprite(t.kit_index, value), (x, y), angle, lift, (vx, vy))
+
+    def next_frame(self) -> np.ndarray:
+        """The next BGR uint8 frame (height x width x 3) of the stream."""
+        self.frame_index += 1
+        step = self.frame_index - self._throw_start + 1
+        placements = [self._pose(t, step) for t in self._throw]
+        self.moving = any(step < t.frames for t in self._throw)
+        if self.moving or self._still is None:
+            frame = self._tray.image.copy()
+            # Dice in the air are drawn last, so they pass over resting ones.
+            order = sorted(range(len(placements)), key=lambda i: placements[i].lift)
+            _composite(frame, self._tray, self.style, [placements[i] for i in order])
+            if not self.moving:
+                # At rest only the sensor noise changes, so the clean frame is reused.
+                self._still = frame
+        else:
+            frame = self._still
+        return _add_noise(self._rng, frame, self.style.noise)
