@@ -1,0 +1,128 @@
+"""Frame hand-off: consumers see newer frames, the camera thread never waits for them."""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from vision.frames import CameraThread, LatestFrame, SimCamera, SourceClosed
+
+
+def _frame(k: int) -> np.ndarray:
+    return np.full((4, 4, 3), k % 256, np.uint8)
+
+
+def test_wait_newer_returns_the_newest_and_times_out() -> None:
+    latest = LatestFrame()
+    assert latest.latest() is None
+    assert latest.wait_newer(0, timeout=0.01) is None
+    latest.publish(_frame(1))
+    latest.publish(_frame(2))
+    got = latest.wait_newer(0, timeout=0.1)
+    assert got is not None and got[0] == 2 and got[1][0, 0, 0] == 2  # skipped frame 1
+    assert latest.wait_newer(2, timeout=0.02) is None
+    assert latest.latest() is not None and latest.latest()[0] == 2  # type: ignore[index]
+
+
+def test_waiting_consumer_wakes_on_publish() -> None:
+    latest = LatestFrame()
+    results: list[int] = []
+
+    def consume() -> None:
+        got = latest.wait_newer(0, timeout=2.0)
+        results.append(-1 if got is None else got[0])
+
+    thread = threading.Thread(target=consume)
+    thread.start()
+    time.sleep(0.05)
+    latest.publish(_frame(7))
+    thread.join(1.0)
+    assert results == [1]
+
+
+def test_publisher_never_blocks_on_slow_or_absent_consumers() -> None:
+    latest = LatestFrame()
+    stuck = threading.Event()
+
+    def slow_consumer() -> None:
+        seen = 0
+        while not stuck.is_set():
+            got = latest.wait_newer(seen, timeout=0.5)
+            if got is None:
+                return
+            seen = got[0]
+            time.sleep(0.05)  # much slower than the publisher
+
+    threads = [threading.Thread(target=slow_consumer) for _ in range(3)]
+    for t in threads:
+        t.start()
+    start = time.perf_counter()
+    for k in range(2000):
+        latest.publish(_frame(k))
+    elapsed = time.perf_counter() - start
+    stuck.set()
+    latest.close()
+    for t in threads:
+        t.join(1.0)
+    assert elapsed < 0.5, f"2000 publishes took {elapsed:.3f} s: the publisher waited"
+    assert latest.latest() is not None and latest.latest()[0] == 2000  # type: ignore[index]
+
+
+def test_close_wakes_waiters_with_none() -> None:
+    latest = LatestFrame()
+    out: list[object] = []
+    thread = threading.Thread(target=lambda: out.append(latest.wait_newer(0, timeout=5.0)))
+    thread.start()
+    time.sleep(0.05)
+    latest.close()
+    thread.join(1.0)
+    assert out == [None] and latest.closed
+
+
+def test_camera_thread_publishes_sim_frames_and_roll_is_thread_safe() -> None:
+    cam = SimCamera(seed=4, size=(160, 120), fps=200.0)
+    cam_thread = CameraThread(cam).start()
+    try:
+        got = cam_thread.latest.wait_newer(0, timeout=2.0)
+        assert got is not None and got[1].shape == (120, 160, 3) and got[1].dtype == np.uint8
+        assert cam.roll([3, 3]) == (3, 3)
+        seen = got[0]
+        newer = cam_thread.latest.wait_newer(seen, timeout=2.0)
+        assert newer is not None and newer[0] > seen
+    finally:
+        cam_thread.stop()
+    assert not cam_thread.running and cam_thread.error is None
+    assert cam_thread.latest.closed
+    with pytest.raises(SourceClosed):
+        cam.read()
+
+
+def test_sim_camera_paces_real_time_unless_told_not_to() -> None:
+    paced = SimCamera(seed=1, size=(160, 120), fps=50.0)
+    start = time.perf_counter()
+    for _ in range(6):
+        paced.read()
+    assert time.perf_counter() - start >= 5 / 50 * 0.9
+    fast = SimCamera(seed=1, size=(160, 120), fps=1.0, realtime=False)
+    start = time.perf_counter()
+    for _ in range(6):
+        fast.read()
+    assert time.perf_counter() - start < 1.0
+
+
+def test_camera_thread_reports_a_failing_source() -> None:
+    class Broken:
+        name = "broken"
+
+        def read(self) -> np.ndarray:
+            raise OSError("device unplugged")
+
+        def close(self) -> None:
+            pass
+
+    cam_thread = CameraThread(Broken()).start()
+    assert cam_thread.latest.wait_newer(0, timeout=2.0) is None
+    cam_thread.stop()
+    assert isinstance(cam_thread.error, OSError)

@@ -1,0 +1,209 @@
+"""Frame sources and the hand-off from a camera thread to the rest of the appliance.
+
+A camera produces frames at its own pace and must never wait for a slow consumer, or
+frames pile up in the driver and the picture lags. So, as in the picamera2 examples, a
+camera thread only ever *publishes* the newest frame into a :class:`LatestFrame`;
+consumers (the roll watcher, the MJPEG preview) wait for a frame newer than the one they
+last saw, and simply skip frames they were too slow for.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from vision.sim import SimulatedTray
+
+__all__ = ["CameraThread", "FrameSource", "LatestFrame", "SimCamera", "SourceClosed"]
+
+
+class SourceClosed(RuntimeError):
+    """Raised by ``read()`` on a source that has been closed."""
+
+
+@runtime_checkable
+class FrameSource(Protocol):
+    """Anything that yields camera frames: BGR uint8, height x width x 3."""
+
+    name: str
+
+    def read(self) -> np.ndarray:
+        """Block until the next frame and return it."""
+        ...
+
+    def close(self) -> None:
+        """Release the device; later reads raise :class:`SourceClosed`."""
+        ...
+
+
+class LatestFrame:
+    """The newest frame, with a sequence number, for any number of consumers.
+
+    ``publish`` never blocks beyond a short lock; consumers wait on a condition variable.
+    Sequence numbers start at 1 and only rise, so ``wait_newer(0, ...)`` returns the
+    first frame published.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._seq = 0
+        self._frame: np.ndarray | None = None
+        self._closed = False
+
+    def publish(self, frame: np.ndarray) -> int:
+        """Make ``frame`` the newest one, wake every waiting consumer; returns its number.
+
+        Consumers get this very array: they must not write into it.
+        """
+        with self._cond:
+            self._seq += 1
+            self._frame = frame
+            self._cond.notify_all()
+            return self._seq
+
+    def latest(self) -> tuple[int, np.ndarray] | None:
+        """The newest ``(number, frame)``, or None before the first frame."""
+        with self._cond:
+            if self._frame is None:
+                return None
+            return self._seq, self._frame
+
+    def wait_newer(self, after: int, timeout: float) -> tuple[int, np.ndarray] | None:
+        """Wait up to ``timeout`` s for a frame numbered above ``after``.
+
+        Returns the newest ``(number, frame)`` (frames in between are skipped), or None
+        on timeout or once :meth:`close` was called.
+        """
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._seq <= after or self._frame is None:
+                if self._closed:
+                    return None
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                self._cond.wait(left)
+            return self._seq, self._frame
+
+    def close(self) -> None:
+        """Wake every waiting consumer with None: no more frames will come."""
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        with self._cond:
+            return self._closed
+
+
+class CameraThread:
+    """Runs a :class:`FrameSource` in a daemon thread, publishing every frame.
+
+    The thread reads as fast as the source delivers (the source paces itself, as a real
+    camera does). If the source fails, the thread stops, ``error`` holds the exception
+    and the :class:`LatestFrame` is closed so consumers notice instead of waiting.
+    """
+
+    def __init__(self, source: FrameSource, latest: LatestFrame | None = None) -> None:
+        self.source = source
+        self.latest = latest if latest is not None else LatestFrame()
+        self.error: BaseException | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> CameraThread:
+        """Start reading; returns self so ``CameraThread(src).start()`` reads naturally."""
+        if self._thread is not None:
+            raise RuntimeError("camera thread already started")
+        self._thread = threading.Thread(target=self._run, name=f"camera-{self.source.name}", daemon=True)
+        self._thread.start()
+        return self
+
+    def _run(self) -> None:
+        try:
+            while not self._stop.is_set():
+                frame = self.source.read()
+                if self._stop.is_set():
+                    break
+                self.latest.publish(frame)
+        except SourceClosed:
+            pass
+        except Exception as exc:  # noqa: BLE001 - reported through .error, not lost in a thread
+            self.error = exc
+        finally:
+            self.latest.close()
+
+    @property
+    def running(self) -> bool:
+        """True while the thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop the thread and close the source (which unblocks a pending read)."""
+        self._stop.set()
+        self.source.close()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+class SimCamera:
+    """The simulated tray as a camera: frames at ``fps`` in real time, and throws on request.
+
+    ``realtime=False`` returns frames as fast as they render, for tests. ``roll`` is
+    thread-safe, so the control page's "roll for me" and the demo timer can call it while
+    the camera thread reads.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        size: tuple[int, int] = (1280, 960),
+        dice: int = 2,
+        fps: float = 15.0,
+        *,
+        realtime: bool = True,
+        tray: SimulatedTray | None = None,
+    ) -> None:
+        self.tray = tray if tray is not None else SimulatedTray(seed=seed, size=size, dice=dice, fps=fps)
+        self.name = "sim"
+        self.message = "simulated tray"
+        """Which source this is and why it was chosen, for the log and the control page."""
+        self.realtime = realtime
+        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._next_due = 0.0
+
+    @property
+    def fps(self) -> float:
+        """Frames per second of the stream."""
+        return self.tray.fps
+
+    def roll(self, values: Sequence[int] | None = None, count: int | None = None) -> tuple[int, ...]:
+        """Throw the dice (values drawn from the seeded generator when None)."""
+        with self._lock:
+            return self.tray.roll(values, count)
+
+    def read(self) -> np.ndarray:
+        """The next frame; in real time, waits until it is due."""
+        if self._closed.is_set():
+            raise SourceClosed("sim camera is closed")
+        if self.realtime:
+            now = time.monotonic()
+            period = 1.0 / self.tray.fps
+            if self._next_due <= now - period:
+                self._next_due = now  # fell behind (or first frame): do not burst to catch up
+            # Waiting on the event lets close() cut the wait short.
+            if self._closed.wait(max(0.0, self._next_due - now)):
+                raise SourceClosed("sim camera is closed")
+            self._next_due += period
+        with self._lock:
+            return self.tray.next_frame()
+
+    def close(self) -> None:
+        """Stop the stream; a read in progress or later raises :class:`SourceClosed`."""
+        self._closed.set()
