@@ -95,6 +95,15 @@ class Dropped:
                 "reason": self.reason}
 
 
+@dataclass(frozen=True)
+class Replayed:
+    """The outcome of replaying a log: the state, what was dropped, where turns were ended."""
+
+    state: Any
+    dropped: list[Dropped]
+    forced: set[int]
+
+
 class Game:
     """One game of a family, with its log.
 
@@ -116,6 +125,7 @@ class Game:
         self._parsed: list[Action] = []
         self._in_force: list[int] = []      # log indices not undone (actions and corrections)
         self._dropped: list[Dropped] = []   # from the latest replay
+        self._forced: set[int] = set()      # actions before which the latest replay ended a turn
         self._state: Any = self.rules.start(self.players, self.options)
 
     # -- reading ---------------------------------------------------------------------------
@@ -179,9 +189,9 @@ class Game:
         if replayed is None:
             self.rules.act(self._state, action)
         else:
-            self._state, self._dropped = replayed
+            self._state, self._dropped, self._forced = replayed.state, replayed.dropped, replayed.forced
 
-    def _plan(self, raw: Any) -> tuple[Action, tuple[Any, list[Dropped]] | None]:
+    def _plan(self, raw: Any) -> tuple[Action, Replayed | None]:
         """Check an action; for undo and correct, the replayed state it leads to."""
         index = len(self._log)
         try:
@@ -189,7 +199,7 @@ class Game:
             if action.type == "undo":
                 target = self._undo_target()
                 order = [i for i in self._in_force if i != target]
-                return action, self._replay(order)
+                return action, self._replay(order, self._in_force.index(target))
             if action.type == "correct":
                 return action, self._plan_correct(action)
             self._verify(action)
@@ -197,15 +207,16 @@ class Game:
         except Refusal as exc:
             raise IllegalAction(index, raw if isinstance(raw, Mapping) else None, str(exc)) from None
 
-    def _verify(self, action: Action) -> None:
+    def _verify(self, action: Action, state: Any = None) -> None:
+        state = self._state if state is None else state
         if action.type not in self.rules.action_types:
             known = ", ".join(sorted(self.rules.action_types | {"undo", "correct"}))
             raise Refusal(f"unknown action type {action.type!r} for {self.family} (known: {known})")
         if action.player is not None and action.type != "join":
-            seated = self.rules.seated(self._state)
+            seated = self.rules.seated(state)
             if action.player not in seated:
                 raise Refusal(f"unknown player {action.player!r} (players: {', '.join(seated)})")
-        self.rules.verify(self._state, action)
+        self.rules.verify(state, action)
 
     def _undo_target(self) -> int:
         dropped = {d.index for d in self._dropped}
@@ -214,7 +225,7 @@ class Game:
                 return i
         raise Refusal("there is nothing to undo")
 
-    def _plan_correct(self, action: Action) -> tuple[Any, list[Dropped]]:
+    def _plan_correct(self, action: Action) -> Replayed:
         target = action.get("action")
         if isinstance(target, bool) or not isinstance(target, int):
             raise Refusal("a correct needs 'action', the index of the roll in the log")
@@ -227,31 +238,48 @@ class Game:
         if "dice" not in action.fields:
             raise Refusal("a correct needs 'dice'")
         parse_dice(action.fields["dice"])
-        replayed = self._replay(self._in_force + [action.index], pending=action)
-        for d in replayed[1]:
+        replayed = self._replay(self._in_force + [action.index], self._in_force.index(target),
+                                pending=action)
+        for d in replayed.dropped:
             if d.index == target:
                 raise Refusal(f"the corrected roll {target} is illegal: {d.reason}")
         return replayed
 
-    def _replay(self, order: Sequence[int], pending: Action | None = None
-                ) -> tuple[Any, list[Dropped]]:
-        """Play the actions at ``order`` (log indices) from the start, corrections applied."""
+    def _replay(self, order: Sequence[int], changed: int, pending: Action | None = None
+                ) -> "Replayed":
+        """Play the actions at ``order`` (log indices) from the start, corrections applied.
+
+        The first ``changed`` positions of ``order`` are as they were when each action
+        was checked live, so they are acted on without checking again.
+        """
         parsed = self._parsed + ([pending] if pending is not None else [])
         dice: dict[int, tuple[int, ...]] = {}
+        last_correction = -1
         for i in order:
             if parsed[i].type == "correct":
                 dice[parsed[i].fields["action"]] = tuple(parsed[i].fields["dice"])
+                last_correction = i
+        # Where the last replay dropped an action or ended a turn early, the live checks
+        # no longer describe what happened: from there on every action is checked again.
+        irregular = {d.index for d in self._dropped} | self._forced
+        trusted = min([changed, *(k for k, i in enumerate(order) if i in irregular)])
         rules = self.rules
         state = rules.start(self.players, self.options)
         dropped: list[Dropped] = []
         dropping: str | None = None      # the player whose turn is being dropped
-        for i in order:
+        forced: set[int] = set()
+        for position, i in enumerate(order):
             action = parsed[i]
             if action.type == "correct":
                 continue
+            if position < trusted:
+                rules.act(state, action.with_dice(dice[i]) if i in dice else action)
+                continue
             if i in dice:
                 action = action.with_dice(dice[i])
-            if dropping is not None and action.player == dropping:
+            # Only actions logged before the latest correction can be part of a turn it
+            # broke; later ones were checked against the corrected game when they came.
+            if dropping is not None and action.player == dropping and i < last_correction:
                 dropped.append(Dropped(i, action.type, action.player, "the rest of a dropped turn"))
                 continue
             dropping = None
@@ -264,6 +292,7 @@ class Game:
                     and rules.end_turn(state)):
                 # The correction left the previous player's turn open (say, a second
                 # throw is now due); it ends as it stands and this action goes on.
+                forced.add(i)
                 reason = self._refusal(state, action)
                 if reason is None:
                     rules.act(state, action)
@@ -272,16 +301,13 @@ class Game:
             dropping = action.player
             if action.player is not None and action.player == rules.current_player(state):
                 rules.end_turn(state)
-        return state, dropped
+        return Replayed(state, dropped, forced)
 
     def _refusal(self, state: Any, action: Action) -> str | None:
-        saved, self._state = self._state, state
         try:
-            self._verify(action)
+            self._verify(action, state)
         except Refusal as exc:
             return str(exc)
-        finally:
-            self._state = saved
         return None
 
 
