@@ -1,0 +1,460 @@
+"""10000, the Farkle family (RULES.md §3): throw six dice, set scoring dice aside, bank
+the turn's points or throw the rest; a throw that scores nothing loses the turn.
+
+A turn, action by action: ``roll`` (the dice thrown), ``set_aside`` (scoring dice of that
+throw), then another ``roll`` of the dice left or a ``bank``. A farkle and hot dice follow
+from the dice; they are never actions.
+
+>>> from scorer import new_game
+>>> g = new_game("ten_thousand", ["Aino", "Bertil"], {"opening": 350, "target": 5000})
+>>> for action in [("roll", [1, 1, 1, 4, 6, 2]), ("set_aside", [1, 1, 1]),
+...                ("roll", [5, 3, 3]), ("set_aside", [5]), ("bank", None)]:
+...     g.apply({"type": action[0], "player": "Aino", **({"dice": action[1]} if action[1] else {})})
+>>> [p["score"] for p in g.state()["players"]], g.state()["next"]
+([1050, 0], {'player': 'Bertil', 'actions': ['roll', 'undo', 'correct'], 'dice': 6})
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+from .actions import Action
+from .errors import Refusal
+from .farkle_scoring import TWO_TRIPLETS, Table, farkle_chance, score_selection, scoring_dice, \
+    selections
+from .rules import Rules
+
+DICE = 6
+PENALTY_AFTER = 3   # farkles in a row that cost the three-farkle penalty
+
+
+@dataclass
+class Kept:
+    """Dice set aside from one throw, and what they scored."""
+
+    dice: tuple[int, ...]
+    points: int
+
+
+@dataclass
+class Turn:
+    """The turn under way: its throws so far, the dice kept, the points at stake."""
+
+    player: str
+    dice_left: int = DICE
+    throw: tuple[int, ...] | None = None   # the latest throw while its set_aside is due
+    kept: list[Kept] = field(default_factory=list)
+    points: int = 0
+    throws: int = 0
+    hot_dice: int = 0
+
+    @property
+    def begun(self) -> bool:
+        return self.throws > 0
+
+
+@dataclass
+class TurnRecord:
+    """How a finished turn ended: banked, below the opening, over the target, farkle..."""
+
+    player: str
+    outcome: str
+    points: int      # what the turn added to the player's total
+    at_stake: int    # the turn total when it ended
+    action: int
+
+
+@dataclass
+class TenThousandState:
+    """Where a game of 10000 stands."""
+
+    options: Mapping[str, Any]
+    seats: list[str]
+    scores: dict[str, int]
+    opened: dict[str, bool]
+    farkles: dict[str, int]        # farkles in a row
+    turn: Turn
+    seat: int = 0                  # whose turn it is, while no final round is on
+    queue: list[str] | None = None  # players still to play in the final or tie-break round
+    reached_by: str | None = None  # the first to reach the target
+    tie_rounds: int = 0
+    contenders: list[str] = field(default_factory=list)
+    last_throw: dict[str, Any] | None = None
+    last_turn: TurnRecord | None = None
+    turns: int = 0
+    finished: bool = False
+    winner: str | None = None
+
+    def current(self) -> str | None:
+        if self.finished:
+            return None
+        if self.queue is not None:
+            return self.queue[0]
+        return self.seats[self.seat]
+
+
+class TenThousandRules(Rules[TenThousandState]):
+    """The rules of 10000 with every option and decision of RULES.md §3."""
+
+    family = "ten_thousand"
+    options = {
+        "target": (10000, 5000), "opening": (500, 0, 350, 750, 1000),
+        "three_farkles": (0, -1000), "exact_target": (False, True), "zilch": (False, True),
+        "greed": (False, True), "straight": (1500, 2000), "three_pairs": (1500, 1000),
+        "multiples": ("doubling", "linear"), "specials": (True, False),
+        "final_round": (True, False),
+    }
+    action_types = frozenset({"roll", "set_aside", "bank"})
+    min_players = 1
+    max_players = 8
+
+    def start(self, players: Sequence[str], options: Mapping[str, Any]) -> TenThousandState:
+        return TenThousandState(
+            options=options, seats=list(players), scores={p: 0 for p in players},
+            opened={p: False for p in players}, farkles={p: 0 for p in players},
+            turn=Turn(players[0]))
+
+    # -- verify ----------------------------------------------------------------------------
+
+    def verify(self, state: TenThousandState, action: Action) -> None:
+        if state.finished:
+            raise Refusal("the game is over")
+        current = state.current()
+        if action.player != current:
+            raise Refusal(f"it is {current}'s turn, not {action.player}'s")
+        check = {"roll": self._verify_roll, "set_aside": self._verify_set_aside,
+                 "bank": self._verify_bank}[action.type]
+        check(state, action)
+
+    def _verify_roll(self, state: TenThousandState, action: Action) -> None:
+        turn = state.turn
+        if turn.throw is not None:
+            raise Refusal(f"set aside scoring dice from the latest throw {list(turn.throw)} "
+                          "before throwing again")
+        dice = action.need_dice()
+        if len(dice) != turn.dice_left:
+            raise Refusal(f"this throw takes {turn.dice_left} dice, not {len(dice)}")
+
+    def _verify_set_aside(self, state: TenThousandState, action: Action) -> None:
+        throw = state.turn.throw
+        if throw is None:
+            raise Refusal("nothing to set aside: roll first" if not state.turn.kept else
+                          "the latest throw's dice are already set aside: roll or bank")
+        dice = action.need_dice()
+        if not dice:
+            raise Refusal("set aside at least one scoring die")
+        missing = Counter(dice) - Counter(throw)
+        if missing:
+            raise Refusal(f"{sorted(missing.elements())} not in the latest throw {list(throw)}")
+        if score_selection(dice, state.options) is None:
+            raise Refusal(f"{sorted(dice)} does not score: every die set aside must belong to "
+                          "a scoring combination")
+        every = scoring_dice(throw, state.options)
+        if state.options["zilch"] and tuple(sorted(dice)) != every:
+            raise Refusal(f"Zilch: every scoring die of the throw must be set aside {list(every)}")
+
+    def _verify_bank(self, state: TenThousandState, action: Action) -> None:
+        turn = state.turn
+        if turn.throw is not None:
+            raise Refusal(f"set aside scoring dice from the latest throw {list(turn.throw)} "
+                          "before banking")
+        if not turn.kept:
+            raise Refusal("nothing set aside to bank: roll first")
+
+    # -- act -------------------------------------------------------------------------------
+
+    def act(self, state: TenThousandState, action: Action) -> None:
+        if action.type == "roll":
+            self._roll(state, action)
+        elif action.type == "set_aside":
+            self._set_aside(state, action.need_dice())
+        else:
+            self._bank(state, action.index)
+
+    def _roll(self, state: TenThousandState, action: Action) -> None:
+        turn, dice = state.turn, action.need_dice()
+        turn.throws += 1
+        farkle = not scoring_dice(dice, state.options)
+        state.last_throw = {"player": turn.player, "dice": list(dice), "farkle": farkle,
+                            "action": action.index}
+        if farkle:
+            self._farkle(state, action.index)
+        else:
+            turn.throw = dice
+
+    def _set_aside(self, state: TenThousandState, dice: tuple[int, ...]) -> None:
+        turn = state.turn
+        points = score_selection(dice, state.options) or 0
+        turn.kept.append(Kept(tuple(sorted(dice)), points))
+        turn.points += points
+        turn.dice_left -= len(dice)
+        turn.throw = None
+        if turn.dice_left == 0:
+            # Hot dice: every die has scored, so the player may throw all six again.
+            turn.dice_left = DICE
+            turn.hot_dice += 1
+
+    def _farkle(self, state: TenThousandState, index: int) -> None:
+        player = state.turn.player
+        state.farkles[player] += 1
+        penalty = state.options["three_farkles"]
+        if penalty and state.farkles[player] >= PENALTY_AFTER:
+            # The penalty applies before opening too, and totals may go negative;
+            # the count then starts again.
+            state.scores[player] += penalty
+            state.farkles[player] = 0
+            self._close_turn(state, "farkle, third in a row", penalty, index)
+        else:
+            self._close_turn(state, "farkle", 0, index)
+
+    def _bank(self, state: TenThousandState, index: int) -> None:
+        player, points = state.turn.player, state.turn.points
+        state.farkles[player] = 0
+        outcome = self._bank_outcome(state, player, points)
+        if outcome == "banked":
+            state.scores[player] += points
+            state.opened[player] = True
+        self._close_turn(state, outcome, points if outcome == "banked" else 0, index)
+
+    def _bank_outcome(self, state: TenThousandState, player: str, points: int) -> str:
+        options = state.options
+        if not state.opened[player] and points < options["opening"]:
+            return "below the opening"   # allowed, and records nothing
+        over = state.scores[player] + points > options["target"]
+        # In tie-break rounds every total is already at the target, so exact target
+        # would refuse every bank there: it applies only until the target is reached.
+        if options["exact_target"] and over and not state.tie_rounds:
+            return "over the target"
+        return "banked"
+
+    def end_turn(self, state: TenThousandState) -> bool:
+        if state.finished or not state.turn.begun:
+            return False
+        # A correction made the rest of the turn illegal: it ends without banking, and
+        # being neither a bank nor a farkle it leaves the farkle count as it was.
+        self._close_turn(state, "ended by a correction", 0, None)
+        return True
+
+    # -- between turns ---------------------------------------------------------------------
+
+    def _close_turn(self, state: TenThousandState, outcome: str, points: int,
+                    index: int | None) -> None:
+        player = state.turn.player
+        state.last_turn = TurnRecord(player, outcome, points, state.turn.points,
+                                     -1 if index is None else index)
+        state.turns += 1
+        self._pass_turn(state, player)
+        if not state.finished:
+            state.turn = Turn(state.current() or player)
+
+    def _pass_turn(self, state: TenThousandState, player: str) -> None:
+        if state.queue is not None:
+            state.queue.pop(0)
+            if not state.queue:
+                self._settle(state)
+        elif state.scores[player] >= state.options["target"]:
+            self._target_reached(state, player)
+        else:
+            state.seat = (state.seat + 1) % len(state.seats)
+
+    def _target_reached(self, state: TenThousandState, player: str) -> None:
+        state.reached_by = player
+        if not state.options["final_round"]:
+            state.finished, state.winner = True, player
+            return
+        # The final round: every other player, in seat order, gets one more turn.
+        seat = state.seats.index(player)
+        state.queue = state.seats[seat + 1:] + state.seats[:seat]
+        if not state.queue:
+            self._settle(state)
+
+    def _settle(self, state: TenThousandState) -> None:
+        """After the final round or a tie-break round: the highest total wins, or the
+        players tied for it play another round, in seat order."""
+        field_ = state.contenders or state.seats
+        best = max(state.scores[p] for p in field_)
+        leaders = [p for p in state.seats if p in field_ and state.scores[p] == best]
+        if len(leaders) == 1:
+            state.finished, state.winner, state.queue = True, leaders[0], []
+            return
+        state.tie_rounds += 1
+        state.contenders = leaders
+        state.queue = list(leaders)
+
+    # -- describe --------------------------------------------------------------------------
+
+    def seated(self, state: TenThousandState) -> Sequence[str]:
+        return state.seats
+
+    def current_player(self, state: TenThousandState) -> str | None:
+        return state.current()
+
+    def legal_types(self, state: TenThousandState) -> list[str]:
+        """The family action types legal now, in the order a control page shows them.
+
+        >>> from scorer import new_game
+        >>> RULES.legal_types(new_game("ten_thousand", ["A"]).raw_state)
+        ['roll']
+        """
+        turn = state.turn
+        if state.finished:
+            return []
+        if turn.throw is not None:
+            return ["set_aside"]
+        return ["roll", "bank"] if turn.kept else ["roll"]
+
+    def view(self, state: TenThousandState) -> dict[str, Any]:
+        options, turn = state.options, state.turn
+        actions = self.legal_types(state)
+        dice = turn.dice_left if "roll" in actions else 0
+        return {
+            "finished": state.finished,
+            "winner": state.winner,
+            "loser": None,
+            "players": [{"name": p, "score": state.scores[p], "opened": state.opened[p],
+                         "farkles_in_a_row": state.farkles[p]} for p in state.seats],
+            "next": {"player": state.current(), "actions": actions, "dice": dice},
+            "target": options["target"],
+            "opening": options["opening"],
+            "turn": None if state.finished else self._turn_view(state),
+            "farkle_chance": farkle_chance(dice, options) if dice else None,
+            "last_throw": state.last_throw,
+            "last_turn": None if state.last_turn is None else vars(state.last_turn).copy(),
+            "turns": state.turns,
+            "final_round": None if state.reached_by is None else {
+                "reached_by": state.reached_by,
+                "to_play": [] if state.tie_rounds or state.queue is None else list(state.queue)},
+            "tie_break": None if not state.tie_rounds else {
+                "round": state.tie_rounds, "players": list(state.contenders),
+                "to_play": list(state.queue or [])},
+        }
+
+    def _turn_view(self, state: TenThousandState) -> dict[str, Any]:
+        turn, opened = state.turn, state.opened[state.turn.player]
+        return {
+            "player": turn.player,
+            "points": turn.points,
+            "set_aside": [{"dice": list(k.dice), "points": k.points} for k in turn.kept],
+            "dice_left": turn.dice_left,
+            "hot_dice": turn.hot_dice,
+            "throw": None if turn.throw is None else list(turn.throw),
+            "choices": [] if turn.throw is None else [
+                {"dice": list(chosen), "points": points}
+                for chosen, points in selections(turn.throw, state.options)],
+            "needs_to_open": 0 if opened else max(0, state.options["opening"] - turn.points),
+        }
+
+    def help(self, options: Mapping[str, Any]) -> list[str]:
+        """The options and decisions in force, one line each.
+
+        >>> RULES.help(dict((k, v[0]) for k, v in RULES.options.items()))[0]
+        '10000: the first to reach 10000 points (or more) starts the final round.'
+        """
+        return self._goal_lines(options) + self._table_lines(options) + self._turn_lines(options)
+
+    def _goal_lines(self, options: Mapping[str, Any]) -> list[str]:
+        target = options["target"]
+        if options["final_round"]:
+            goal = [f"10000: the first to reach {target} points (or more) starts the final round.",
+                    "Final round: every other player gets one more turn, then the highest "
+                    "total wins; reaching the target in it starts nothing new (decision).",
+                    "Tie: the tied players play extra rounds, in seat order, until one leads "
+                    "after a full round (decision)."]
+        else:
+            goal = [f"10000: the first to reach {target} points (or more) wins at once "
+                    "(no final round)."]
+        if options["exact_target"]:
+            goal.append(f"Exact target: a bank that would pass {target} is lost; in tie-break "
+                        "rounds every bank counts (decision).")
+        return goal + [
+            f"Opening: a player's first recorded turn must be worth at least "
+            f"{options['opening']}; banking less before opening is allowed and records "
+            "nothing (decision).",
+            "Players: 1 to 8, in seat order; nobody joins or leaves a game (decision).",
+        ]
+
+    def _table_lines(self, options: Mapping[str, Any]) -> list[str]:
+        table = Table.of(options)
+        scale = "2x/4x/8x" if table.multiples == "doubling" else "2x/3x/4x"
+        lines = [
+            "Single 1 = 100, single 5 = 50; three of a kind = 100 x face, three 1s = "
+            f"{table.three_of_a_kind(1)}" + (" (Greed)." if table.greed else "."),
+            f"Four / five / six of a kind: {scale} the three-of-a-kind value ({table.multiples}).",
+        ]
+        if table.specials:
+            lines.append(f"With all six dice of one throw: straight 1-6 = {table.straight}, "
+                         f"three pairs = {table.three_pairs}, two triplets = {TWO_TRIPLETS}.")
+            lines.append("Two triplets are of two different faces; six of a kind is scored "
+                         "only as six of a kind; four of a kind and a pair may count as three "
+                         "pairs (decisions).")
+        else:
+            lines.append("Special combinations (straight, three pairs, two triplets) are off.")
+        return lines + [
+            "Dice set aside are scored by their best valid partition; every die set aside "
+            "must belong to a scoring combination, from the same throw (decision).",
+            "Pair scoring is no option: a pair of 1s or 5s already counts as two singles.",
+        ]
+
+    def _turn_lines(self, options: Mapping[str, Any]) -> list[str]:
+        lines = [
+            "A turn: throw, set aside at least one scoring die (one set_aside per throw, "
+            "decision), then bank or throw the dice left.",
+            "Farkle: a throw with no scoring die ends the turn and its points are lost.",
+            "Hot dice: when all six dice have scored, the player may throw all six again.",
+            "A turn cut short by a correction ends without banking and is not a farkle "
+            "(decision).",
+        ]
+        if options["zilch"]:
+            lines.append("Zilch: every scoring die of a throw must be set aside before the "
+                         "next throw (so a set_aside takes them all, decision).")
+        penalty = options["three_farkles"]
+        if penalty:
+            lines.append(f"Three farkles in a row cost {-penalty}; the count then starts again; "
+                         "totals may go negative; it applies before opening too (decisions). "
+                         "Any other turn end resets the count, except one cut short by a "
+                         "correction (decision).")
+        else:
+            lines.append("Three farkles in a row: no penalty.")
+        return lines
+
+
+RULES = TenThousandRules()
+
+
+def _keep(state: TenThousandState, rng: Any) -> list[int]:
+    # Mostly the best choice, sometimes a smaller one, as players do to keep dice in hand.
+    choices = selections(state.turn.throw or (), state.options)
+    chosen = choices[0] if rng.random() < 0.6 else rng.choice(choices)
+    return list(chosen[0])
+
+
+def _wants_to_bank(state: TenThousandState, rng: Any) -> bool:
+    turn = state.turn
+    player = turn.player
+    if not state.opened[player] and turn.points < state.options["opening"]:
+        return rng.random() < 0.1   # a bank below the opening is legal, if rarely wise
+    risk = farkle_chance(turn.dice_left, state.options)
+    return rng.random() < 0.2 + risk
+
+
+def random_action(game: Any, rng: Any) -> dict[str, Any]:
+    """A legal action for the game's current state, for benchmarks and property tests.
+
+    >>> import random
+    >>> from scorer import new_game
+    >>> g = new_game("ten_thousand", ["A", "B"])
+    >>> for _ in range(20):
+    ...     g.apply(random_action(g, random.Random(1)))
+    """
+    state: TenThousandState = game.raw_state
+    player = state.current()
+    if player is None:
+        raise ValueError("the game is over: no action is legal")
+    kinds = RULES.legal_types(state)
+    if kinds == ["set_aside"]:
+        return {"type": "set_aside", "player": player, "dice": _keep(state, rng)}
+    if "bank" in kinds and _wants_to_bank(state, rng):
+        return {"type": "bank", "player": player}
+    return {"type": "roll", "player": player,
+            "dice": [rng.randint(1, 6) for _ in range(state.turn.dice_left)]}
