@@ -624,13 +624,17 @@ class SimulatedTray:
         width, height = self.size
         sides = [self._kit[i][1] * width for i in range(len(values))]
         poses = _layout(self._rng, sides, self._tray.floor, self.style.touching)
-        # The hand throws from one side; each die comes in from about that direction.
-        heading = self._rng.uniform(0, 2 * math.pi)
+        fx0, fy0, fx1, fy1 = self._tray.floor
+        reach = 0.2 * min(width, height)
         throws = []
         for i, (value, (end, angle)) in enumerate(zip(values, poses)):
-            h = heading + self._rng.uniform(-0.5, 0.5)
-            dist = self._rng.uniform(0.25, 0.55) * width
-            start = (end[0] + dist * math.cos(h), end[1] + dist * math.sin(h))
+            # Each die lands somewhere in the tray (the camera sees it from then on, so no
+            # die hides off-picture while others have stopped) and travels a visible way.
+            start = end
+            for _attempt in range(30):
+                start = (float(self._rng.uniform(fx0, fx1)), float(self._rng.uniform(fy0, fy1)))
+                if math.dist(start, end) >= reach:
+                    break
             n = int(frames[i]) if frames is not None else int(
                 self._rng.integers(max(3, round(0.45 * self.fps)), max(4, round(1.1 * self.fps)) + 1)
             )
@@ -692,10 +696,10 @@ class SimulatedTray:
         """Where die ``t`` is at throw frame ``step`` (1-based); at rest when step >= frames."""
         if step >= t.frames:
             return _Placement(self._sprite(t.kit_index, t.value), t.end, t.angle, glare=t.glare)
-        # Friction slows a sliding die roughly linearly; an exponent a bit below 2 keeps the
-        # last step visible, as a real die stops with a final small jolt.
-        left = (1 - step / t.frames) ** 1.6
-        prev = (1 - (step - 1) / t.frames) ** 1.6
+        # Slowing down, but with a visible last step: a tumbling die stops with a final
+        # drop onto its face, not by creeping sub-pixel distances for a second.
+        left = (1 - step / t.frames) ** 1.3
+        prev = (1 - (step - 1) / t.frames) ** 1.3
         x = t.end[0] + (t.start[0] - t.end[0]) * left
         y = t.end[1] + (t.start[1] - t.end[1]) * left
         vx = (t.start[0] - t.end[0]) * (left - prev)

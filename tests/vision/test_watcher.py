@@ -1,0 +1,200 @@
+"""The roll watcher on synthetic frame sequences made from the simulated tray."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.sim import SimulatedTray
+from vision.watcher import RollWatcher, WatchEvent
+
+SIZE = (640, 480)
+
+
+@dataclass(frozen=True)
+class FakeDie:
+    value: int | None
+    confidence: float = 0.99
+
+
+@dataclass(frozen=True)
+class FakeReading:
+    dice: tuple[FakeDie, ...]
+
+
+class TruthReader:
+    """Stands in for the reader: reports the sim's truth and records when it was called."""
+
+    def __init__(self, tray: SimulatedTray) -> None:
+        self.tray = tray
+        self.calls: list[tuple[int, bool]] = []  # (frame index, tray moving at the time)
+
+    def __call__(self, frame: np.ndarray) -> FakeReading:
+        self.calls.append((self.tray.frame_index, self.tray.moving))
+        return FakeReading(tuple(FakeDie(d.value) for d in self.tray.truth))
+
+
+def run(watcher: RollWatcher, frames: Iterator[np.ndarray] | list[np.ndarray]) -> list[WatchEvent]:
+    events: list[WatchEvent] = []
+    for frame in frames:
+        events += watcher.feed(frame)
+    return events
+
+
+def stream(tray: SimulatedTray, n: int) -> Iterator[np.ndarray]:
+    for _ in range(n):
+        yield tray.next_frame()
+
+
+def settled(events: list[WatchEvent]) -> list[WatchEvent]:
+    return [e for e in events if e.kind == "settled"]
+
+
+def values(event: WatchEvent) -> list[int | None]:
+    assert isinstance(event.reading, FakeReading)
+    return sorted(d.value or 0 for d in event.reading.dice)
+
+
+def draw_hand(frame: np.ndarray, tip: tuple[int, int]) -> np.ndarray:
+    """A skin-coloured forearm and hand reaching in from the bottom edge to ``tip``."""
+    out = frame.copy()
+    h, w = out.shape[:2]
+    x, y = tip
+    skin = (120, 160, 215)
+    palm = (int(0.07 * w), int(0.09 * w))
+    cv2.rectangle(out, (x - palm[0], y + palm[1] // 2), (x + palm[0], h), (105, 145, 200), -1)
+    cv2.ellipse(out, (x, y + palm[1] // 2), palm, 0, 0, 360, skin, -1, cv2.LINE_AA)
+    for k in range(4):  # fingers
+        fx = x - palm[0] + 8 + k * (2 * palm[0] - 16) // 3
+        cv2.ellipse(out, (fx, y - palm[1] // 2), (int(0.012 * w), int(0.05 * w)), 0, 0, 360, skin, -1)
+    return out
+
+
+@pytest.mark.parametrize(("seed", "size"), [(0, (1280, 960)), (1, SIZE), (2, SIZE), (3, SIZE)])
+def test_one_roll_gives_one_moving_and_one_settled_soon_after_the_dice_stop(
+    seed: int, size: tuple[int, int]
+) -> None:
+    tray = SimulatedTray(seed=seed, size=size, dice=2 + seed)
+    reader = TruthReader(tray)
+    watcher = RollWatcher(reader)
+    before = run(watcher, stream(tray, 5))
+    thrown = tray.roll()
+    events = run(watcher, stream(tray, 45))
+    assert before == []
+    assert [e.kind for e in events] == ["moving", "settled"]
+    assert tray.settled_at is not None
+    assert tray.settled_at <= events[1].frame_index <= tray.settled_at + 3
+    assert values(events[1]) == sorted(thrown)
+    # Only settled frames paid for a full read, and one read per roll by default.
+    assert len(reader.calls) == 1 and not reader.calls[0][1]
+
+
+def test_two_rolls_with_the_same_result_are_two_rolls() -> None:
+    tray = SimulatedTray(seed=5, size=SIZE, dice=2)
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 3))
+    tray.roll([3, 4])
+    first = run(watcher, stream(tray, 35))
+    tray.roll([3, 4])
+    second = run(watcher, stream(tray, 35))
+    assert len(settled(first)) == 1 and len(settled(second)) == 1
+    assert values(settled(first)[0]) == values(settled(second)[0]) == [3, 4]
+    assert settled(second)[0].frame_index > settled(first)[0].frame_index
+
+
+@pytest.mark.parametrize("seed", [0, 4, 11])  # 11 is a dark, noisy tray
+def test_nothing_moved_nothing_reported(seed: int) -> None:
+    tray = SimulatedTray(seed=seed, size=(1280, 960), dice=3)
+    reader = TruthReader(tray)
+    watcher = RollWatcher(reader)
+    assert run(watcher, stream(tray, 60)) == []
+    assert reader.calls == [] and not watcher.moving
+
+
+def test_a_hand_reaching_in_and_leaving_is_not_a_roll() -> None:
+    tray = SimulatedTray(seed=6, size=SIZE, dice=3)
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 2))
+    tray.roll()
+    assert len(settled(run(watcher, stream(tray, 35)))) == 1
+    target = tray.truth[0].center
+    w, h = SIZE
+    tips = [(int(target[0]), int(h - k * (h - target[1]) / 3)) for k in (1, 2, 3)]
+    path = tips + [tips[-1]] * 6 + tips[::-1][1:] + [(int(target[0]), h + 200)]
+    frames = [draw_hand(tray.next_frame(), tip) for tip in path] + list(stream(tray, 10))
+    events = run(watcher, frames)
+    assert settled(events) == [], "a hand passing over unchanged dice was taken for a roll"
+    assert [e.kind for e in events] == ["moving"]
+    # And the watcher still sees the next real throw.
+    tray.roll()
+    assert len(settled(run(watcher, stream(tray, 35)))) == 1
+
+
+def test_a_die_that_stops_late_delays_the_settle() -> None:
+    for seed in (7, 8, 9):
+        tray = SimulatedTray(seed=seed, size=SIZE, dice=3)
+        watcher = RollWatcher(TruthReader(tray))
+        run(watcher, stream(tray, 2))
+        tray.roll([1, 5, 6], frames=[4, 5, 22])
+        events = settled(run(watcher, stream(tray, 40)))
+        assert tray.settled_at is not None and len(events) == 1
+        assert tray.settled_at <= events[0].frame_index <= tray.settled_at + 3, (seed, tray.settled_at, events)
+
+
+@pytest.mark.parametrize("gain", [1.4, 0.6])
+def test_a_flicker_of_light_is_not_motion(gain: float) -> None:
+    tray = SimulatedTray(seed=12, size=SIZE, dice=2)
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 2))
+    tray.roll()
+    assert len(settled(run(watcher, stream(tray, 30)))) == 1
+    frames = list(stream(tray, 12))
+    for k in (4, 9, 10):  # a one-frame and a two-frame flicker
+        frames[k] = cv2.convertScaleAbs(frames[k], alpha=gain)
+    assert run(watcher, frames) == []
+
+
+def test_a_lasting_light_change_settles_quietly() -> None:
+    tray = SimulatedTray(seed=13, size=SIZE, dice=2)
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 5))
+    dimmer = [cv2.convertScaleAbs(f, alpha=0.75) for f in stream(tray, 20)]
+    assert settled(run(watcher, dimmer)) == []
+
+
+def test_votes_read_only_still_frames_and_take_the_majority() -> None:
+    tray = SimulatedTray(seed=14, size=SIZE, dice=2)
+    answers = iter([(2, 2), (6, 2), (6, 2)])
+    calls: list[bool] = []
+
+    def flaky(frame: np.ndarray) -> FakeReading:
+        calls.append(tray.moving)
+        a, b = next(answers)
+        return FakeReading((FakeDie(a), FakeDie(b)))
+
+    watcher = RollWatcher(flaky, settle_frames=4, votes=3)
+    run(watcher, stream(tray, 2))
+    tray.roll([6, 2])
+    events = settled(run(watcher, stream(tray, 35)))
+    assert len(events) == 1 and values(events[0]) == [2, 6]
+    assert calls == [False, False, False]
+    assert tray.settled_at is not None and events[0].frame_index <= tray.settled_at + 3
+
+
+def test_without_a_reader_settled_carries_no_reading() -> None:
+    tray = SimulatedTray(seed=15, size=SIZE)
+    watcher = RollWatcher()
+    run(watcher, stream(tray, 2))
+    tray.roll()
+    events = run(watcher, stream(tray, 35))
+    assert [e.kind for e in events] == ["moving", "settled"] and events[1].reading is None
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="votes"):
+        RollWatcher(settle_frames=3, votes=3)
+    with pytest.raises(ValueError, match="settle_frames"):
+        RollWatcher(settle_frames=1)

@@ -1,0 +1,221 @@
+"""The roll watcher: turns a stream of frames into "moving" and "settled (reading)" events.
+
+Every frame pays only for a cheap motion check on a ~160 px wide grey thumbnail
+(well under a millisecond); only frames that have been still long enough pay for a full
+read. Thumbnails are compared after scaling one to the other's mean brightness, so a lamp
+dimming or the camera's exposure drifting changes nothing, and a sudden global jump in brightness
+for a frame or two is skipped outright (clipped highlights would not divide out).
+
+Per roll: "moving" once when things start to move, and "settled" once when the picture
+has been still for ``settle_frames`` frames *and* differs from the last settled scene.
+The comparison with the last settled scene is what makes a hand that reaches in and
+leaves (or a die that is only touched) produce nothing; a big blob reaching in from the
+edge of the picture is taken for a hand, and the watcher waits for it to leave.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import cv2
+import numpy as np
+
+__all__ = ["RollWatcher", "WatchEvent", "thumbnail"]
+
+_Thumb = tuple[np.ndarray, float]  # grey thumbnail and its mean brightness
+
+
+@dataclass(frozen=True)
+class WatchEvent:
+    """Something the watcher saw: dice started ``moving``, or ``settled`` with a reading.
+
+    ``frame_index`` counts the frames fed to the watcher from 0. ``reading`` is the
+    reader's result for the settled scene (None for "moving", or when no reader is set).
+    """
+
+    kind: Literal["moving", "settled"]
+    frame_index: int
+    reading: Any | None = None
+
+
+def thumbnail(frame: np.ndarray, width: int = 160) -> tuple[np.ndarray, float]:
+    """A small, blurred grey picture (float32) and its mean brightness.
+
+    Bilinear resizing samples only a few pixels per output pixel, which is what keeps
+    this cheap; the blur then averages away sensor noise.
+    """
+    h, w = frame.shape[:2]
+    size = (width, max(1, round(h * width / w)))
+    small = cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    grey = cv2.GaussianBlur(grey, (5, 5), 0)
+    mean = max(1.0, float(cv2.mean(grey)[0]))
+    return grey.astype(np.float32), mean
+
+
+def _values(reading: Any) -> Any:
+    """What two readings must share to be 'the same roll': the sorted die values."""
+    dice = getattr(reading, "dice", None)
+    if dice is None:
+        return reading
+    return tuple(sorted(0 if d.value is None else int(d.value) for d in dice))
+
+
+def _confidence(reading: Any) -> float:
+    dice = getattr(reading, "dice", None) or ()
+    return float(np.mean([float(getattr(d, "confidence", 0.0)) for d in dice])) if dice else 0.0
+
+
+def _vote(readings: list[Any]) -> Any:
+    """The reading whose values most readings agree on; ties go to the more confident."""
+    keys = [_values(r) for r in readings]
+    best = max(
+        range(len(readings)),
+        key=lambda i: (keys.count(keys[i]), _confidence(readings[i]), i),
+    )
+    return readings[best]
+
+
+class RollWatcher:
+    """Watches frames for throws; see the module docstring for the rules.
+
+    ``read`` is the reader (``vision.reader.read_dice`` or a wrapper with the
+    calibration bound); it is called only on settled frames. ``settle_frames`` still
+    frames in a row (counting the first one at rest) make a settle, so the settled event
+    comes ``settle_frames - 1`` frames after the last die stops. ``votes`` (at most
+    ``settle_frames - 1``) is how many of those still frames are read; the event carries
+    the reading most of them agree on.
+
+    Thresholds are in grey levels of the thumbnail (after matching brightness) and in
+    fractions of its pixels. Not thread-safe: feed it from one thread.
+    """
+
+    def __init__(
+        self,
+        read: Callable[[np.ndarray], Any] | None = None,
+        *,
+        settle_frames: int = 3,
+        votes: int = 1,
+        width: int = 160,
+        level: float = 10.0,
+        motion_fraction: float = 0.0002,
+        scene_fraction: float = 0.001,
+        flicker: float = 0.06,
+        flicker_frames: int = 2,
+        hand_fraction: float = 0.06,
+        hand_edge_fraction: float = 0.02,
+        obstructed_frames: int = 45,
+    ) -> None:
+        if settle_frames < 2:
+            raise ValueError("settle_frames must be at least 2 (one still pair)")
+        if not 1 <= votes <= settle_frames - 1:
+            raise ValueError(f"votes must be 1..{settle_frames - 1} for settle_frames={settle_frames}")
+        self.read = read
+        self.settle_frames = settle_frames
+        self.votes = votes
+        self.width = width
+        self.level = level
+        self.motion_fraction = motion_fraction
+        self.scene_fraction = scene_fraction
+        self.flicker = flicker
+        self.flicker_frames = flicker_frames
+        self.hand_fraction = hand_fraction
+        self.hand_edge_fraction = hand_edge_fraction
+        self.obstructed_frames = obstructed_frames
+        self.last_reading: Any | None = None
+        """The reading of the last settled event."""
+        self.last_motion: float = 0.0
+        """Changed fraction of the thumbnail in the last frame (for display and tuning)."""
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything seen: the next frame becomes the reference scene."""
+        self.frame_index = -1
+        self.moving = False
+        """True between a "moving" event and the settle (or the scene proving unchanged)."""
+        self._prev: _Thumb | None = None
+        self._anchor: _Thumb | None = None
+        self._scene: _Thumb | None = None
+        self._run = 0
+        self._flickered = 0
+        self._reads: list[Any] = []
+
+    def _changed(self, a: _Thumb, b: _Thumb) -> np.ndarray:
+        # Scale b to a's brightness rather than both to a fixed level: that would
+        # amplify the sensor noise of a dark tray along with everything else.
+        return np.asarray(cv2.absdiff(a[0], b[0] * np.float32(a[1] / b[1])) > self.level)
+
+    def _fraction(self, a: _Thumb, b: _Thumb) -> float:
+        return float(np.count_nonzero(self._changed(a, b))) / a[0].size
+
+    def _hand_in_view(self, mask: np.ndarray) -> bool:
+        """A changed blob far bigger than a few dice, or a big one reaching in from the edge."""
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+        h, w = mask.shape
+        for k in range(1, count):
+            x, y, bw, bh, area = (int(v) for v in stats[k])
+            if area >= self.hand_fraction * mask.size:
+                return True
+            at_edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
+            if at_edge and area >= self.hand_edge_fraction * mask.size:
+                return True
+        return False
+
+    def feed(self, frame: np.ndarray) -> list[WatchEvent]:
+        """Look at the next frame; returns the events it causes (usually none)."""
+        self.frame_index += 1
+        small = thumbnail(frame, self.width)
+        if self._prev is None or self._anchor is None or self._scene is None:
+            # The first picture is the reference: whatever lies there is not a new roll.
+            self._prev = self._anchor = self._scene = small
+            return []
+        if abs(small[1] / self._prev[1] - 1) > self.flicker and self._flickered < self.flicker_frames:
+            # A global jump in brightness: a flicker, unless it lasts. Skip the frame.
+            self._flickered += 1
+            return []
+        self._flickered = 0
+        motion = self._fraction(small, self._prev)
+        # Comparing with the first still frame too catches a die creeping a pixel a frame.
+        creep = self._fraction(small, self._anchor) if self._run else 0.0
+        self.last_motion = motion
+        self._prev = small
+        if max(motion, creep) > self.motion_fraction:
+            self._anchor, self._run = small, 0
+            self._reads.clear()
+            if not self.moving:
+                self.moving = True
+                return [WatchEvent("moving", self.frame_index)]
+            return []
+        self._run += 1
+        if not self.moving:
+            return []
+        # Read only the last `votes` frames before the settle, never while waiting on a hand.
+        if self.read is not None and self.settle_frames - self.votes <= self._run < self.settle_frames:
+            self._reads.append(self.read(frame))
+        if self._run < self.settle_frames - 1:
+            return []
+        return self._settle(small)
+
+    def _settle(self, small: _Thumb) -> list[WatchEvent]:
+        """The picture is still: decide whether it is a new roll."""
+        assert self._scene is not None
+        mask = self._changed(small, self._scene)
+        changed = float(np.count_nonzero(mask)) / mask.size
+        waited = self._run - (self.settle_frames - 1)
+        if changed > self.scene_fraction and self._hand_in_view(mask) and waited < self.obstructed_frames:
+            return []  # something big is in the tray: wait for it to leave
+        reading = _vote(self._reads) if self._reads else None
+        self._reads = []
+        self.moving = False
+        same_values = reading is not None and self.last_reading is not None and (
+            _values(reading) == _values(self.last_reading)
+        )
+        if changed <= self.scene_fraction or waited >= self.obstructed_frames:
+            # The scene is as it was (a hand came and went), or something has sat in view
+            # for long: only a change in the read values makes it a new roll.
+            if reading is None or self.last_reading is None or same_values:
+                return []
+        self._scene = small
+        self.last_reading = reading
+        return [WatchEvent("settled", self.frame_index, reading)]
