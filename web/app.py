@@ -1,0 +1,226 @@
+"""The Flask app: the scoreboard, control and history pages, the JSON API and the SSE stream.
+
+Every action is a JSON POST under ``/api/`` answered with the new state, or with a 4xx
+``{"error": "..."}`` that says what was wrong; the state is then unchanged. No bad
+request reaches a 500: the scorer's errors are ValueErrors with a message, and the
+handlers below turn them (and anything else a request can provoke) into a 4xx.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any, Callable, Iterator
+
+from flask import Flask, Response, abort, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+import scorer
+from web.families import family_table
+from web.table import Table, TableError
+
+log = logging.getLogger("dicetray.web")
+
+KEEP_ALIVE_S = 15.0
+
+
+class BadRequest(ValueError):
+    """A request body that is not what the route takes."""
+
+
+def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
+    """The app around one table."""
+    app = Flask(__name__)
+    app.config["JSON_SORT_KEYS"] = False
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    # -- errors ----------------------------------------------------------------------------
+
+    def error(message: str, status: int) -> tuple[Response, int]:
+        return jsonify({"error": message}), status
+
+    @app.errorhandler(TableError)
+    def _table_error(exc: TableError) -> tuple[Response, int]:
+        return error(str(exc), exc.status)
+
+    @app.errorhandler(scorer.IllegalAction)
+    def _illegal(exc: scorer.IllegalAction) -> tuple[Response, int]:
+        return error(str(exc), 409)
+
+    @app.errorhandler(ValueError)
+    def _value_error(exc: ValueError) -> tuple[Response, int]:
+        # GameFileError (a bad setup), BadRequest and any other ValueError: the input's fault.
+        return error(str(exc), 400)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Any:
+        if request.path.startswith("/api/"):
+            return error(exc.description or exc.name, exc.code or 400)
+        return exc
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> tuple[Response, int]:
+        # A bug, not the input's fault; log it fully, and still answer in JSON.
+        log.exception("unexpected error on %s", request.path)
+        return error(f"internal error: {type(exc).__name__}: {exc}", 500)
+
+    def body() -> dict[str, Any]:
+        raw = request.get_data(cache=False, as_text=True)
+        if not raw.strip():
+            return {}
+        try:
+            data = json.loads(raw)
+        except ValueError as exc:
+            raise BadRequest(f"malformed JSON: {exc}") from None
+        if not isinstance(data, dict):
+            raise BadRequest("the request body must be a JSON object")
+        return data
+
+    def need(data: dict[str, Any], key: str) -> Any:
+        if key not in data:
+            raise BadRequest(f"missing {key!r}")
+        return data[key]
+
+    def answer() -> Response:
+        return Response(table.publisher.latest()[1], mimetype="application/json")
+
+    # -- pages -----------------------------------------------------------------------------
+
+    @app.get("/")
+    def scoreboard() -> str:
+        return render_template("scoreboard.html")
+
+    @app.get("/control")
+    def control() -> str:
+        return render_template("control.html")
+
+    @app.get("/history")
+    def history() -> str:
+        return render_template("history.html", games=[g.to_json() for g in table.store.games()])
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @app.get("/api/state")
+    def state() -> Response:
+        return answer()
+
+    @app.get("/api/families")
+    def families() -> Response:
+        return jsonify(family_table())
+
+    @app.get("/api/games")
+    def games() -> Response:
+        return jsonify([g.to_json() for g in table.store.games()])
+
+    @app.get("/api/games/<int:game_id>/file")
+    def game_file(game_id: int) -> Response:
+        data = table.store.game_file(game_id)
+        if data is None:
+            abort(404, description=f"there is no game {game_id}")
+        resp = Response(json.dumps(data, indent=2) + "\n", mimetype="application/json")
+        resp.headers["Content-Disposition"] = f'attachment; filename="dicetray-game-{game_id}.json"'
+        return resp
+
+    @app.get("/api/events")
+    def events() -> Response:
+        last = _last_event_id(request.headers.get("Last-Event-ID")
+                              or request.args.get("lastEventId"))
+        return Response(_stream(table, last, keep_alive), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+    # -- actions ---------------------------------------------------------------------------
+
+    def post(path: str) -> Callable[[Callable[[dict[str, Any]], None]], Any]:
+        def wrap(fn: Callable[[dict[str, Any]], None]) -> Any:
+            def view() -> Response:
+                fn(body())
+                return answer()
+            view.__name__ = fn.__name__
+            return app.post(path)(view)
+        return wrap
+
+    @post("/api/games")
+    def start_game(data: dict[str, Any]) -> None:
+        players = need(data, "players")
+        if isinstance(players, str):
+            players = [p.strip() for p in players.replace("\n", ",").split(",") if p.strip()]
+        table.new_game(data.get("family", "sum_chicago"), players, data.get("options") or {})
+        settings = {"family": data.get("family", "sum_chicago"), "players": players}
+        try:
+            table.store.save_settings(settings)
+        except OSError as exc:  # the game started; the form's memory is a nicety
+            log.warning("could not save settings: %s", exc)
+
+    @post("/api/roll")
+    def roll(data: dict[str, Any]) -> None:
+        table.hand_roll(need(data, "dice"), data.get("player"))
+
+    @post("/api/correct")
+    def correct(data: dict[str, Any]) -> None:
+        if "reading" in data:
+            table.correct_die(data["reading"], need(data, "die"), need(data, "value"))
+        elif "action" in data:
+            table.correct_action(data["action"], need(data, "dice"))
+        else:
+            raise BadRequest("a correction needs 'reading', 'die' and 'value', "
+                             "or 'action' and 'dice'")
+
+    @post("/api/confirm")
+    def confirm(data: dict[str, Any]) -> None:
+        table.confirm(need(data, "reading"))
+
+    @post("/api/undo")
+    def undo(data: dict[str, Any]) -> None:
+        table.undo()
+
+    @post("/api/roll-for-me")
+    def roll_for_me(data: dict[str, Any]) -> None:
+        table.roll_for_me()
+
+    @post("/api/join")
+    def join(data: dict[str, Any]) -> None:
+        table.join(need(data, "player"))
+
+    @post("/api/leave")
+    def leave(data: dict[str, Any]) -> None:
+        table.leave(need(data, "player"))
+
+    @post("/api/action")
+    def action(data: dict[str, Any]) -> None:
+        # Any action of the game file format (a family's own: set_aside, bank, ...).
+        table.act(data)
+
+    @app.get("/api/settings")
+    def settings() -> Response:
+        try:
+            return jsonify(table.store.load_settings())
+        except Exception:  # noqa: BLE001 - an unreadable settings file only loses the defaults
+            return jsonify({})
+
+    return app
+
+
+def _last_event_id(raw: str | None) -> int | None:
+    try:
+        return int(raw) if raw is not None else None
+    except ValueError:
+        return None
+
+
+def _stream(table: Table, last: int | None, keep_alive: float) -> Iterator[str]:
+    """The SSE stream: the current state first, then each newer one, with keep-alives.
+
+    A client that reconnects with the revision it already has (Last-Event-ID) is not sent
+    it again; any other (older, newer after a reset, or none) gets the current state.
+    """
+    yield "retry: 2000\n\n"
+    revision, payload = table.publisher.latest()
+    if last != revision:
+        yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
+    sent = revision
+    while not table.publisher.closed:
+        got = table.publisher.wait_newer(sent, keep_alive)
+        if got is None:
+            yield ": keep-alive\n\n"
+            continue
+        sent, payload = got
+        yield f"event: state\nid: {sent}\ndata: {payload}\n\n"

@@ -1,0 +1,198 @@
+"""The ``dicetray`` command: serve, read, eval and replay (DESIGN.md, "Contracts").
+
+Every command returns its exit status: 0 when it did its job, 2 when its input was
+wrong (a missing image, a broken game file, a camera that cannot be opened, a damaged
+database); the message on stderr names the file and what was wrong.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+DEFAULT_DATA = "~/.local/share/dicetray"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dicetray", description=(
+        "Read real dice with a camera, score the game, show it live on a TV."))
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    s = sub.add_parser("serve", help="run the appliance: camera, scoreboard and control page")
+    s.add_argument("--camera", default="auto",
+                   help="auto (default), sim, picamera, usb:N or a PATH to frames")
+    s.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (0.0.0.0 opens it to the TV and tablet)")
+    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--data", default=DEFAULT_DATA, help=f"data folder (default {DEFAULT_DATA})")
+    s.add_argument("--demo", action="store_true",
+                   help="play Sum Chicago on the simulated tray by itself")
+    s.add_argument("--seed", type=int, default=0, help="seed of the simulated tray")
+    s.add_argument("--calibration", help="calibration file for the reader")
+    s.add_argument("--threads", type=int, default=16,
+                   help="server threads: each open screen holds one (at least 8)")
+
+    r = sub.add_parser("read", help="read the dice in images")
+    r.add_argument("images", nargs="+", metavar="IMAGE")
+    r.add_argument("--calibration", help="calibration file")
+    r.add_argument("--json", action="store_true", help="one JSON line per image")
+
+    e = sub.add_parser("eval", help="score the reader on labelled image folders")
+    e.add_argument("dirs", nargs="+", metavar="DIR")
+    e.add_argument("--split", choices=("check", "train", "all"), default="check")
+    e.add_argument("--calibration", help="calibration file")
+    e.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    g = sub.add_parser("replay", help="replay a game file and print its final state as JSON")
+    g.add_argument("game", metavar="GAME.json")
+    return p
+
+
+def _fail(message: str) -> int:
+    print(f"dicetray: {message}", file=sys.stderr)
+    return 2
+
+
+def _calibration(path: str | None) -> Any:
+    if path is None:
+        return None
+    from calibration import load_calibration
+
+    return load_calibration(path)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    args = _parser().parse_args(argv)
+    command = {"serve": serve, "read": read, "eval": evaluate, "replay": replay}[args.command]
+    try:
+        return int(command(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+def replay(args: argparse.Namespace) -> int:
+    """Replay a game file; print the final state, or one line saying what is wrong."""
+    import scorer
+
+    path = Path(args.game)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        return _fail(f"{path}: cannot read ({exc.strerror or exc})")
+    except UnicodeDecodeError:
+        return _fail(f"{path}: not UTF-8 text")
+    except ValueError as exc:
+        return _fail(f"{path}: not valid JSON ({exc})")
+    try:
+        game = scorer.load_game(data)
+        state = game.state()
+    except ValueError as exc:   # GameFileError or IllegalAction: the message names the index
+        return _fail(f"{path}: {exc}")
+    print(json.dumps(state, indent=2, ensure_ascii=False))
+    return 0
+
+
+def read(args: argparse.Namespace) -> int:
+    """Read the dice of each image: one line each (JSON with ``--json``)."""
+    import cv2
+
+    from vision.reader import read_dice
+
+    try:
+        calibration = _calibration(args.calibration)
+    except ValueError as exc:
+        return _fail(str(exc))
+    status = 0
+    for name in args.images:
+        if not Path(name).is_file():
+            status = _fail(f"{name}: no such image file")
+            continue
+        image = cv2.imread(name, cv2.IMREAD_COLOR)
+        if image is None:
+            status = _fail(f"{name}: cannot decode the image (not an image, or damaged)")
+            continue
+        reading = read_dice(image, calibration)
+        if args.json:
+            print(json.dumps({"file": name, **reading.to_json()}), flush=True)
+        else:
+            dice = " ".join("?" if d.value is None else str(d.value) + ("*" if d.flagged else "")
+                            for d in reading.dice)
+            print(f"{name}: {dice or 'no dice'}  ({reading.ms:.1f} ms; * = check)", flush=True)
+    return status
+
+
+def evaluate(args: argparse.Namespace) -> int:
+    """Score the reader on labelled folders."""
+    from vision.evaluate import evaluate as run_eval
+    from vision.evaluate import format_report
+
+    for d in args.dirs:
+        if not (Path(d) / "labels.json").is_file():
+            return _fail(f"{d}: no labels.json in this folder")
+    try:
+        report = run_eval(args.dirs, split=args.split, calibration=_calibration(args.calibration))
+    except ValueError as exc:
+        return _fail(str(exc))
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    return 0
+
+
+def serve(args: argparse.Namespace) -> int:
+    """Run the appliance until interrupted."""
+    import logging
+
+    import waitress
+
+    from web.app import create_app
+    from web.store import Store, StoreError
+    from web.table import Table
+    from vision.cameras import CameraUnavailable, open_camera
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    try:
+        calibration = _calibration(args.calibration)
+    except ValueError as exc:
+        return _fail(str(exc))
+    try:
+        camera = open_camera(args.camera, seed=args.seed, dice=2)
+    except CameraUnavailable as exc:
+        return _fail(str(exc))
+    if args.demo and not callable(getattr(camera, "roll", None)):
+        camera.close()
+        return _fail("--demo needs the simulated tray: use --camera sim")
+    try:
+        store = Store(args.data)
+        reader = None
+        if calibration is not None:
+            from vision.reader import read_dice
+
+            reader = lambda frame: read_dice(frame, calibration)  # noqa: E731
+        table = Table(store, camera=camera, reader=reader, demo=args.demo)
+    except StoreError as exc:
+        camera.close()
+        return _fail(str(exc))
+    table.start()
+    host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
+    if args.host in ("0.0.0.0", "::"):
+        import socket
+
+        host = socket.gethostname()
+    print(f"camera: {camera.name} ({getattr(camera, 'message', '')})", flush=True)
+    print(f"data: {store.path}", flush=True)
+    print(f"scoreboard: http://{host}:{args.port}/", flush=True)
+    print(f"control:    http://{host}:{args.port}/control", flush=True)
+    try:
+        waitress.serve(create_app(table), host=args.host, port=args.port,
+                       threads=max(8, args.threads), channel_timeout=60, ident="dicetray")
+    finally:
+        table.stop()
+        store.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

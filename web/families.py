@@ -1,0 +1,31 @@
+"""The game families the start form offers, with their option tables (from the scorer)."""
+from __future__ import annotations
+
+from typing import Any
+
+import scorer
+
+TITLES = {
+    "sum_chicago": "Sum Chicago",
+    "pub_chicago": "Pub Chicago",
+    "ten_thousand": "10000",
+    "card_chicago": "Card Chicago",
+}
+
+
+def family_table() -> dict[str, Any]:
+    """Every family whose rules load: title, options (default first) and player limits.
+
+    A family still being written (its module missing or broken) is left out rather than
+    breaking the page.
+    """
+    out: dict[str, Any] = {}
+    for family in scorer.FAMILIES:
+        try:
+            rules = scorer.rules_for(family)
+        except Exception:  # noqa: BLE001 - not ready yet; the form offers the others
+            continue
+        out[family] = {"title": TITLES.get(family, family),
+                       "options": {k: list(v) for k, v in rules.options.items()},
+                       "min_players": rules.min_players, "max_players": rules.max_players}
+    return out

@@ -1,0 +1,175 @@
+// The tablet control page: start games, check the tray, tap a die to correct it.
+"use strict";
+
+let state = null;
+let families = {};
+let picking = null;        // index of the die whose value picker is open
+let handDice = [];         // the throw being entered by hand
+
+function $(id) { return document.getElementById(id); }
+
+function toast(message) {
+  const t = $("toast");
+  t.textContent = message;
+  t.classList.add("show");
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => t.classList.remove("show"), 5000);
+}
+
+/** POST a JSON action; the answer is the new state (also sent on the live stream). */
+async function post(path, body) {
+  try {
+    const res = await fetch("/api/" + path, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body || {}),
+    });
+    const data = await res.json();
+    if (!res.ok) { toast(data.error || `error ${res.status}`); return null; }
+    render(data);
+    return data;
+  } catch (err) {
+    toast("no connection to the table: " + err);
+    return null;
+  }
+}
+
+function renderStatus(s) {
+  const g = s.game;
+  let html = "";
+  if (!g) html = "No game in progress: start one below.";
+  else if (g.finished) html = g.winner ? `<b>${esc(g.winner)}</b> wins. Start a new game below.` : "Game over.";
+  else {
+    const n = g.next || {};
+    html = n.player ? `<b>${esc(n.player)}</b>'s throw (${n.dice} dice)` : "Waiting";
+    if (g.round) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
+  }
+  $("status").innerHTML = html;
+  $("note").textContent = s.table.waiting ? s.table.message : "";
+  $("camera").textContent = s.camera.name ? `camera: ${s.camera.name}` +
+    (s.camera.moving ? " · rolling…" : "") + (s.camera.error ? ` · ${s.camera.error}` : "") :
+    (s.camera.message || "");
+  const canUndo = g && (g.next.actions || []).includes("undo");
+  $("undo").disabled = !canUndo;
+  $("rollforme").style.display = s.camera.can_roll ? "" : "none";
+  $("rollforme").disabled = !(g && g.next && g.next.player);
+  const dropped = g && g.dropped && g.dropped.length ? "Dropped after a correction: " +
+    g.dropped.map((d) => `action ${d.action} (${d.type} by ${d.player}): ${d.reason}`).join("; ") : "";
+  $("dropped").textContent = dropped;
+}
+
+function renderReading(s) {
+  const r = s.reading;
+  const box = $("reading");
+  if (!r) {
+    box.innerHTML = `<span class="muted">No reading yet.</span>`;
+    $("confirm").style.display = "none";
+    return;
+  }
+  const who = r.player ? ` for ${esc(r.player)}` : "";
+  box.innerHTML = `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)} · tap a die to correct it</div>` +
+    `<div class="dice">` + r.dice.map((d, i) =>
+      `<span data-die="${i}" title="${esc(d.reason || "")}">${dieSVG(d.value, d)}</span>`).join("") + `</div>`;
+  box.querySelectorAll("[data-die]").forEach((el) => {
+    el.addEventListener("click", () => openPicker(Number(el.dataset.die)));
+  });
+  $("confirm").style.display = r.status === "waiting" ? "" : "none";
+  if (picking != null && picking >= r.dice.length) closePicker();
+}
+
+function openPicker(i) {
+  picking = i;
+  const p = $("picker");
+  p.innerHTML = `<span class="muted">Die ${i + 1} shows:</span>` + [1, 2, 3, 4, 5, 6].map((v) =>
+    `<span data-value="${v}">${dieSVG(v)}</span>`).join("") +
+    `<button class="secondary" id="pickcancel">Cancel</button>`;
+  p.classList.add("open");
+  p.querySelectorAll("[data-value]").forEach((el) => el.addEventListener("click", async () => {
+    const value = Number(el.dataset.value);
+    closePicker();
+    await post("correct", { reading: state.reading.id, die: i, value });
+  }));
+  $("pickcancel").addEventListener("click", closePicker);
+}
+
+function closePicker() {
+  picking = null;
+  $("picker").classList.remove("open");
+  $("picker").innerHTML = "";
+}
+
+function renderHand(s) {
+  const n = s.game && s.game.next ? s.game.next.dice || 0 : 0;
+  if (handDice.length !== n) handDice = Array(n).fill(1);
+  const box = $("hand");
+  box.innerHTML = n ? handDice.map((v, i) => `<span data-hand="${i}">${dieSVG(v)}</span>`).join("") +
+    `<button id="handgo">Score this throw</button>` : `<span class="muted">No throw expected.</span>`;
+  box.querySelectorAll("[data-hand]").forEach((el) => el.addEventListener("click", () => {
+    const i = Number(el.dataset.hand);
+    handDice[i] = handDice[i] % 6 + 1;       // tap cycles 1 → 6 → 1
+    el.innerHTML = dieSVG(handDice[i]);
+  }));
+  if (n) $("handgo").addEventListener("click", async () => {
+    if (await post("roll", { dice: handDice })) handDice = Array(n).fill(1);
+  });
+}
+
+function renderPlayers(s) {
+  const g = s.game;
+  const box = $("players");
+  if (!g) { box.innerHTML = ""; return; }
+  const canLeave = (g.next.actions || []).includes("leave");
+  box.innerHTML = g.players.map((p) => `<span class="row">${esc(p.name)}: ${esc(p.score)}` +
+    (canLeave && p.active !== false ? ` <button class="secondary" data-leave="${esc(p.name)}">leaves</button>` : "") +
+    `</span>`).join(" ");
+  box.querySelectorAll("[data-leave]").forEach((el) => el.addEventListener("click",
+    () => post("leave", { player: el.dataset.leave })));
+  $("joinrow").style.display = (g.next.actions || []).includes("join") ? "" : "none";
+}
+
+function render(s) {
+  if (state && s.revision < state.revision) return;   // an older answer arriving late
+  state = s;
+  document.body.dataset.revision = s.revision;
+  renderStatus(s);
+  renderReading(s);
+  renderHand(s);
+  renderPlayers(s);
+}
+
+function renderOptions() {
+  const fam = families[$("family").value];
+  $("options").innerHTML = fam ? Object.entries(fam.options).map(([key, values]) =>
+    `<label>${esc(key.replace(/_/g, " "))}<select data-option="${esc(key)}">` +
+    values.map((v, i) => `<option value='${esc(JSON.stringify(v))}'>${esc(v)}${i === 0 ? " (default)" : ""}</option>`).join("") +
+    `</select></label>`).join("") : "";
+}
+
+async function setup() {
+  families = await (await fetch("/api/families")).json();
+  const settings = await (await fetch("/api/settings")).json();
+  $("family").innerHTML = Object.entries(families).map(([k, f]) =>
+    `<option value="${esc(k)}">${esc(f.title)}</option>`).join("");
+  if (settings.family && families[settings.family]) $("family").value = settings.family;
+  if (Array.isArray(settings.players)) $("newplayers").value = settings.players.join(", ");
+  renderOptions();
+  $("family").addEventListener("change", renderOptions);
+  $("start").addEventListener("click", () => {
+    const options = {};
+    document.querySelectorAll("[data-option]").forEach((el) => {
+      options[el.dataset.option] = JSON.parse(el.value);
+    });
+    post("games", { family: $("family").value, players: $("newplayers").value, options });
+  });
+  $("undo").addEventListener("click", () => post("undo"));
+  $("rollforme").addEventListener("click", () => post("roll-for-me"));
+  $("confirm").addEventListener("click", () => post("confirm", { reading: state.reading.id }));
+  $("join").addEventListener("click", async () => {
+    if (await post("join", { player: $("joinname").value.trim() })) $("joinname").value = "";
+  });
+  followState(render, (ok) => {
+    $("conn").textContent = ok ? "live" : "reconnecting…";
+    $("conn").className = ok ? "conn" : "conn off";
+  });
+}
+
+setup();

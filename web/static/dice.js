@@ -1,0 +1,48 @@
+// Dice drawn as SVG: big, high-contrast pips that read from a sofa.
+"use strict";
+
+const PIPS = {
+  1: [[50, 50]],
+  2: [[27, 27], [73, 73]],
+  3: [[27, 27], [50, 50], [73, 73]],
+  4: [[27, 27], [73, 27], [27, 73], [73, 73]],
+  5: [[27, 27], [73, 27], [50, 50], [27, 73], [73, 73]],
+  6: [[27, 25], [27, 50], [27, 75], [73, 25], [73, 50], [73, 75]],
+};
+
+/** SVG markup of one die; value null draws a question mark. */
+function dieSVG(value, opts) {
+  const o = opts || {};
+  const cls = ["die"];
+  if (o.flagged) cls.push("flagged");
+  if (o.corrected) cls.push("corrected");
+  if (o.cls) cls.push(o.cls);
+  let inner = "";
+  if (PIPS[value]) {
+    for (const [x, y] of PIPS[value]) inner += `<circle cx="${x}" cy="${y}" r="9.5" class="pip"/>`;
+  } else {
+    inner = `<text x="50" y="68" text-anchor="middle" class="unknown">?</text>`;
+  }
+  const label = value ? `die showing ${value}` : "die not read";
+  return `<svg class="${cls.join(" ")}" viewBox="0 0 100 100" role="img" aria-label="${label}"` +
+    ` data-value="${value == null ? "" : value}">` +
+    `<rect x="3" y="3" width="94" height="94" rx="16" class="face"/>${inner}</svg>`;
+}
+
+/** Escape text for HTML. */
+function esc(s) {
+  return String(s == null ? "" : s).replace(/[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/**
+ * Follow the live state over Server-Sent Events. The browser reconnects by itself,
+ * sending Last-Event-ID; every event carries the whole state, so nothing else is needed.
+ */
+function followState(onState, onStatus) {
+  const source = new EventSource("/api/events");
+  source.addEventListener("state", (ev) => onState(JSON.parse(ev.data)));
+  source.onopen = () => onStatus && onStatus(true);
+  source.onerror = () => onStatus && onStatus(false);
+  return source;
+}

@@ -1,0 +1,107 @@
+// The TV scoreboard: redrawn from each live state; no polling, no reloads.
+"use strict";
+
+/** Family panels: each returns [left HTML, right HTML]. Add a family by adding a key. */
+const PANELS = {
+  sum_chicago: sumChicagoPanel,
+};
+
+function pct(p) {
+  if (p == null) return "";
+  const v = 100 * p;
+  return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + " %";
+}
+
+function lastRollHTML(game, reading) {
+  const roll = game.last_roll;
+  let dice = null, who = null;
+  if (roll) { dice = roll.dice; who = roll.player; }
+  else if (reading && reading.status === "scored") { dice = reading.dice.map((d) => d.value); who = reading.player; }
+  if (!dice) return `<div class="roll muted rollnote">No throws yet</div>`;
+  let note = `${esc(who)} threw ${dice.join(" + ")}`;
+  if (roll && roll.sum != null) note += ` = ${roll.sum}`;
+  if (roll && roll.target != null) {
+    note += roll.points ? ` <span class="hit">→ ${roll.points} points!</span>`
+      : roll.counted ? " → 0" : " → throws again";
+  }
+  return `<div class="roll">${dice.map((v) => dieSVG(v)).join("")}</div><div class="rollnote">${note}</div>`;
+}
+
+function turnHTML(game, state) {
+  if (game.finished) {
+    return game.winner ? `<div class="winner">${esc(game.winner)} wins!</div>`
+      : `<div class="winner">Game over</div>`;
+  }
+  let html = "";
+  const next = game.next || {};
+  if (next.player) {
+    const again = next.throw === 2 ? " (second throw)" : "";
+    html += `<div class="turn"><b>${esc(next.player)}</b> throws${again}</div>`;
+  }
+  if (state.table && state.table.waiting) html += `<div class="waiting">Check the tray…</div>`;
+  else if (state.camera && state.camera.moving) html += `<div class="muted chance">Rolling…</div>`;
+  return html;
+}
+
+function sumChicagoPanel(game, state) {
+  let left = `<h1>Sum Chicago</h1>`;
+  if (game.target != null) {
+    left += `<div class="muted chance">Round ${game.round} of ${game.rounds} · target</div>` +
+      `<div class="target">${game.target}</div>` +
+      `<div class="chance">chance of a hit ${pct(game.chance)}</div>`;
+  } else if (game.tie_break && !game.finished) {
+    left += `<div class="big">Tie-break</div><div class="chance">${game.tie_break.players.map(esc).join(", ")} throw again; highest sum wins</div>`;
+  }
+  left += turnHTML(game, state) + lastRollHTML(game, state.reading);
+
+  const players = game.players.map((p) => p.name);
+  const current = game.next && game.next.player;
+  let right = `<table class="sheet"><thead><tr><th></th>` +
+    players.map((p) => `<th class="${p === current ? "current" : ""}">${esc(p)}</th>`).join("") +
+    `</tr></thead><tbody>`;
+  for (const row of game.sheet) {
+    const now = row.round === game.round ? " now" : "";
+    right += `<tr class="${now}"><td class="rt">${row.target} <span class="muted">${pct(row.chance)}</span></td>`;
+    for (const p of players) {
+      const v = row.scores[p];
+      right += v == null ? `<td></td>` : `<td class="${v ? "hit" : "zero"}">${v ? v : "–"}</td>`;
+    }
+    right += `</tr>`;
+  }
+  right += `</tbody><tfoot><tr><td class="rt">total</td>` +
+    game.players.map((p) => `<td>${p.score}</td>`).join("") + `</tr></tfoot></table>`;
+  return [left, right];
+}
+
+/** Any family: players and scores, whose turn, the last dice read. */
+function genericPanel(game, state) {
+  const title = game.family.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
+  let left = `<h1>${esc(title)}</h1>` + turnHTML(game, state);
+  const r = state.reading;
+  if (r && r.dice.length) {
+    left += `<div class="roll">${r.dice.map((d) => dieSVG(d.value, d)).join("")}</div>`;
+  }
+  let right = `<table class="scores">` + game.players.map((p) =>
+    `<tr><td>${esc(p.name)}</td><td class="big">${esc(p.score)}</td></tr>`).join("") + `</table>`;
+  if (game.help && game.help.length) right += `<p class="muted">${esc(game.help[0])}</p>`;
+  return [left, right];
+}
+
+function render(state) {
+  const board = document.getElementById("board");
+  const game = state.game;
+  board.dataset.revision = state.revision;
+  if (!game) {
+    board.innerHTML = `<div><h1>dicetray</h1><div class="turn">No game yet</div>` +
+      `<div class="chance">Start one on the control page: <b>/control</b></div></div><div></div>`;
+    return;
+  }
+  const [left, right] = (PANELS[game.family] || genericPanel)(game, state);
+  board.innerHTML = `<div>${left}</div><div class="panel">${right}</div>`;
+}
+
+followState(render, (ok) => {
+  const c = document.getElementById("conn");
+  c.textContent = ok ? "live" : "reconnecting…";
+  c.className = ok ? "conn" : "conn off";
+});

@@ -1,0 +1,355 @@
+"""The SQLite store: games, their append-only action logs, camera readings and the revision.
+
+One writer at a time (a lock), WAL journal, ``synchronous=FULL``: every call that
+changes something commits before it returns, so once the web layer publishes a state
+(and answers the request) the change survives a SIGKILL or a power cut.
+
+The revision is a counter that only rises. It is bumped in the same transaction as the
+change it stands for, so after a restart it continues from where it was.
+
+A file that is not a dicetray database (or is damaged) is refused with
+:class:`StoreError` naming the file; it is never silently replaced.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from contextlib import contextmanager
+
+SCHEMA_VERSION = 1
+DB_NAME = "dicetray.sqlite3"
+SETTINGS_NAME = "settings.json"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    family TEXT NOT NULL,
+    options TEXT NOT NULL,
+    players TEXT NOT NULL,
+    created REAL NOT NULL,
+    finished REAL,
+    winner TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game INTEGER NOT NULL REFERENCES games(id),
+    idx INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game, idx)
+);
+CREATE TABLE IF NOT EXISTS readings (
+    id INTEGER PRIMARY KEY,
+    game INTEGER REFERENCES games(id),
+    dice TEXT NOT NULL,
+    status TEXT NOT NULL,
+    player TEXT,
+    action INTEGER,
+    note TEXT,
+    created REAL NOT NULL
+);
+"""
+
+
+class StoreError(RuntimeError):
+    """The data folder cannot be used; the message names the file and what to do."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as the store keeps it (its log lives in the ``actions`` table)."""
+
+    id: int
+    family: str
+    options: dict[str, Any]
+    players: list[str]
+    created: float
+    finished: float | None
+    winner: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        """For the history page and ``/api/games``."""
+        return {"id": self.id, "family": self.family, "options": self.options,
+                "players": self.players, "created": self.created,
+                "finished": self.finished, "winner": self.winner}
+
+
+@dataclass(frozen=True)
+class ReadingRow:
+    """A camera reading: its dice (``DieRead.to_json`` shape) and what became of it.
+
+    ``status`` is ``scored`` (applied as a roll, ``action`` is its log index),
+    ``waiting`` (a person must check the tray), or ``superseded`` (a newer throw or a
+    hand-entered one took its place).
+    """
+
+    id: int
+    game: int | None
+    dice: list[dict[str, Any]]
+    status: str
+    player: str | None
+    action: int | None
+    note: str | None
+    created: float
+
+    def to_json(self) -> dict[str, Any]:
+        """For ``/api/state``'s ``reading``."""
+        return {"id": self.id, "game": self.game, "dice": self.dice, "status": self.status,
+                "player": self.player, "action": self.action, "note": self.note,
+                "created": self.created}
+
+
+class Store:
+    """The dicetray database in a data folder (created when missing)."""
+
+    def __init__(self, data_dir: str | os.PathLike[str]) -> None:
+        self.dir = Path(data_dir).expanduser()
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"{self.dir}: cannot create the data folder ({exc.strerror})") from None
+        self.path = self.dir / DB_NAME
+        self._lock = threading.RLock()
+        self._db = self._open()
+
+    # -- opening ---------------------------------------------------------------------------
+
+    def _open(self) -> sqlite3.Connection:
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        try:
+            # check_same_thread=False: the lock, not the thread, guards the connection.
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            if not fresh:
+                ok = db.execute("PRAGMA quick_check").fetchone()[0]
+                if ok != "ok":
+                    raise sqlite3.DatabaseError(ok)
+                tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+                if "meta" not in tables:
+                    raise StoreError(
+                        f"{self.path}: this is an SQLite file but not a dicetray database; "
+                        "move it away or choose another --data folder")
+            db.executescript(_SCHEMA)
+            version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if version is None:
+                db.execute("INSERT INTO meta VALUES ('schema', ?), ('revision', '0')",
+                           (str(SCHEMA_VERSION),))
+            elif int(version[0]) > SCHEMA_VERSION:
+                raise StoreError(f"{self.path}: written by a newer dicetray (schema {version[0]})")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{self.path}: the database is damaged or not a dicetray database ({exc}); "
+                "it was left as it is: move it away to start afresh") from None
+        return db
+
+    def close(self) -> None:
+        """Close the connection (the WAL is checkpointed by SQLite)."""
+        with self._lock:
+            self._db.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One transaction under the writer lock; it commits (durably) on leaving."""
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _bump(self, db: sqlite3.Connection) -> int:
+        db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='revision'")
+        return int(db.execute("SELECT value FROM meta WHERE key='revision'").fetchone()[0])
+
+    # -- revision and current game ---------------------------------------------------------
+
+    @property
+    def revision(self) -> int:
+        """The latest revision (0 for a new store)."""
+        with self._lock:
+            return int(self._db.execute("SELECT value FROM meta WHERE key='revision'").fetchone()[0])
+
+    def bump(self) -> int:
+        """A new revision with no other change (say, the camera's status changed)."""
+        with self._write() as db:
+            return self._bump(db)
+
+    def current_game_id(self) -> int | None:
+        """The game in progress (the latest one started), if any."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key='current'").fetchone()
+        return int(row[0]) if row and row[0] else None
+
+    # -- games -----------------------------------------------------------------------------
+
+    def create_game(self, family: str, options: dict[str, Any], players: list[str]) -> tuple[int, int]:
+        """Record a new game and make it current; returns ``(game id, revision)``."""
+        with self._write() as db:
+            cur = db.execute(
+                "INSERT INTO games (family, options, players, created) VALUES (?, ?, ?, ?)",
+                (family, json.dumps(options), json.dumps(players), time.time()))
+            game_id = int(cur.lastrowid or 0)
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game_id),))
+            # A waiting reading belonged to the old game: it no longer waits.
+            db.execute("UPDATE readings SET status='superseded' WHERE status='waiting'")
+            return game_id, self._bump(db)
+
+    def append_action(self, game_id: int, index: int, action: dict[str, Any], *,
+                      reading: int | None = None,
+                      reading_dice: list[dict[str, Any]] | None = None,
+                      new_reading: list[dict[str, Any]] | None = None) -> tuple[int, int | None]:
+        """Append one action at log ``index``, in one transaction with its reading.
+
+        ``reading`` links (a roll) or updates (``reading_dice``, for a correction) an
+        existing reading; ``new_reading`` records the camera's dice as a new reading and
+        puts its id in the action as ``"reading"`` (so ``action`` is changed in place).
+        Returns ``(revision, reading id or None)``.
+        """
+        with self._write() as db:
+            if new_reading is not None:
+                cur = db.execute(
+                    "INSERT INTO readings (game, dice, status, player, created) "
+                    "VALUES (?, ?, 'scored', ?, ?)",
+                    (game_id, json.dumps(new_reading), action.get("player"), time.time()))
+                reading = int(cur.lastrowid or 0)
+                action["reading"] = reading
+            if action.get("type") == "roll":
+                # Any throw scored (by camera or by hand) settles a reading left waiting.
+                db.execute("UPDATE readings SET status='superseded' "
+                           "WHERE status='waiting' AND game=?", (game_id,))
+            db.execute("INSERT INTO actions (game, idx, body, at) VALUES (?, ?, ?, ?)",
+                       (game_id, index, json.dumps(action), time.time()))
+            if reading is not None:
+                if action.get("type") == "roll":
+                    db.execute("UPDATE readings SET status='scored', action=?, player=? WHERE id=?",
+                               (index, action.get("player"), reading))
+                if reading_dice is not None:
+                    db.execute("UPDATE readings SET dice=? WHERE id=?",
+                               (json.dumps(reading_dice), reading))
+            return self._bump(db), reading
+
+    def mark_finished(self, game_id: int, finished: bool, winner: str | None) -> None:
+        """Record whether a game is over and who won (derived data: replay can redo it)."""
+        with self._write() as db:
+            db.execute("UPDATE games SET finished = ?, winner = ? WHERE id = ?",
+                       (time.time() if finished else None, winner, game_id))
+
+    def game(self, game_id: int) -> GameRow | None:
+        """One game's record."""
+        with self._lock:
+            row = self._db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
+        return None if row is None else _game_row(row)
+
+    def games(self) -> list[GameRow]:
+        """Every game, newest first."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
+        return [_game_row(r) for r in rows]
+
+    def actions(self, game_id: int) -> list[dict[str, Any]]:
+        """A game's log, in order."""
+        with self._lock:
+            rows = self._db.execute("SELECT body FROM actions WHERE game=? ORDER BY idx",
+                                    (game_id,)).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def game_file(self, game_id: int) -> dict[str, Any] | None:
+        """The game file (GAMEFILE.md) of a stored game."""
+        row = self.game(game_id)
+        if row is None:
+            return None
+        return {"format": "dicetray-game/1", "family": row.family, "options": row.options,
+                "players": row.players, "actions": self.actions(game_id)}
+
+    # -- readings --------------------------------------------------------------------------
+
+    def add_reading(self, game_id: int | None, dice: list[dict[str, Any]], status: str,
+                    player: str | None = None, note: str | None = None) -> tuple[int, int]:
+        """Record a reading (a waiting one supersedes an older one); returns ``(id, revision)``."""
+        with self._write() as db:
+            db.execute("UPDATE readings SET status='superseded' WHERE status='waiting'")
+            cur = db.execute(
+                "INSERT INTO readings (game, dice, status, player, note, created) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, json.dumps(dice), status, player, note, time.time()))
+            return int(cur.lastrowid or 0), self._bump(db)
+
+    def update_reading(self, reading_id: int, *, dice: list[dict[str, Any]] | None = None,
+                       status: str | None = None, note: str | None = None) -> int:
+        """Change a reading's dice, status or note; returns the new revision."""
+        with self._write() as db:
+            if dice is not None:
+                db.execute("UPDATE readings SET dice=? WHERE id=?", (json.dumps(dice), reading_id))
+            if status is not None:
+                db.execute("UPDATE readings SET status=? WHERE id=?", (status, reading_id))
+            if note is not None:
+                db.execute("UPDATE readings SET note=? WHERE id=?", (note, reading_id))
+            return self._bump(db)
+
+    def reading(self, reading_id: int) -> ReadingRow | None:
+        """One reading."""
+        with self._lock:
+            row = self._db.execute("SELECT * FROM readings WHERE id=?", (reading_id,)).fetchone()
+        return None if row is None else _reading_row(row)
+
+    def latest_reading(self, game_id: int | None) -> ReadingRow | None:
+        """The newest reading of a game."""
+        with self._lock:
+            row = self._db.execute("SELECT * FROM readings WHERE game IS ? ORDER BY id DESC LIMIT 1",
+                                   (game_id,)).fetchone()
+        return None if row is None else _reading_row(row)
+
+    def reading_for_action(self, game_id: int, index: int) -> ReadingRow | None:
+        """The reading a roll came from, if it came from the camera."""
+        with self._lock:
+            row = self._db.execute("SELECT * FROM readings WHERE game=? AND action=?",
+                                   (game_id, index)).fetchone()
+        return None if row is None else _reading_row(row)
+
+    # -- settings --------------------------------------------------------------------------
+
+    def load_settings(self) -> dict[str, Any]:
+        """The settings file (the last players and family, for the start form); {} if none."""
+        path = self.dir / SETTINGS_NAME
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError) as exc:
+            raise StoreError(f"{path}: cannot read the settings file ({exc}); "
+                             "fix or move it away") from None
+        return data if isinstance(data, dict) else {}
+
+    def save_settings(self, settings: dict[str, Any]) -> None:
+        """Write the settings atomically: a temp file in the same folder, then rename."""
+        path = self.dir / SETTINGS_NAME
+        fd, tmp = tempfile.mkstemp(prefix=".settings-", dir=self.dir)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(settings, f, indent=2)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _game_row(row: tuple[Any, ...]) -> GameRow:
+    return GameRow(int(row[0]), row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], row[6])
+
+
+def _reading_row(row: tuple[Any, ...]) -> ReadingRow:
+    return ReadingRow(int(row[0]), row[1], json.loads(row[2]), row[3], row[4], row[5], row[6], row[7])

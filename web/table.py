@@ -1,0 +1,470 @@
+"""The table service: camera → roll watcher → reader → engine → store → every screen.
+
+The camera only reports; the engine decides. A settled reading whose dice match what
+the engine expects (the right number, none flagged) is scored as a ``roll`` for the
+player whose throw it is; anything else waits on the control page ("check the tray")
+for a person to confirm it, tap a die, enter the throw by hand or throw again.
+
+Every change goes through one lock: the engine checks the action, the store commits it
+(with a new revision), the in-memory game applies it, and only then is the new state
+published to the SSE streams. The camera thread never waits for any of this: it only
+publishes frames, and the service thread reads the newest one when it is free.
+"""
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from typing import Any, Callable, Mapping
+
+import scorer
+from web.publisher import Publisher
+from web.store import Store, StoreError
+
+log = logging.getLogger("dicetray.table")
+
+DEMO_PLAYERS = ["Aino", "Bertil", "Cecilia"]
+
+
+class TableError(ValueError):
+    """A request the table refuses; ``status`` is the HTTP status to answer with."""
+
+    def __init__(self, message: str, status: int = 409) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def die_json(die: Any) -> dict[str, Any]:
+    """A die of a reading in ``dicetray read --json`` shape (objects or plain dicts)."""
+    if isinstance(die, Mapping):
+        return dict(die)
+    data: dict[str, Any] = die.to_json()
+    return data
+
+
+def tray_problems(dice: list[dict[str, Any]], expected: int) -> list[str]:
+    """Why a reading cannot be scored as it stands (empty when it can).
+
+    >>> tray_problems([{"value": 3, "flagged": False}], 2)
+    ['1 die in the tray, 2 expected']
+    >>> tray_problems([{"value": None, "flagged": True, "reason": "tilted"}], 1)
+    ['die 1: tilted']
+    """
+    problems = []
+    if len(dice) != expected:
+        problems.append(f"{len(dice)} {'die' if len(dice) == 1 else 'dice'} in the tray, "
+                        f"{expected} expected")
+    for i, d in enumerate(dice):
+        if d.get("flagged") or d.get("value") is None:
+            problems.append(f"die {i + 1}: {d.get('reason') or 'not read'}")
+    return problems
+
+
+class Table:
+    """The game at the table, its camera and its screens.
+
+    ``camera`` is a ``FrameSource`` (or None: no camera, hand entry only); ``reader``
+    turns a frame into a ``Reading``; ``watcher_factory(read)`` builds the roll watcher.
+    """
+
+    def __init__(self, store: Store, *, camera: Any = None,
+                 reader: Callable[[Any], Any] | None = None,
+                 watcher_factory: Callable[[Callable[[Any], Any]], Any] | None = None,
+                 demo: bool = False, demo_interval: float = 5.0, demo_fix_after: float = 3.0,
+                 camera_message: str | None = None) -> None:
+        self.store = store
+        self.camera = camera
+        self.publisher = Publisher()
+        self.demo = demo
+        self.demo_interval = demo_interval
+        self.demo_fix_after = demo_fix_after
+        self._lock = threading.RLock()
+        self._reader = reader
+        self._watcher_factory = watcher_factory
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._camera_thread: Any = None
+        self._camera_status: dict[str, Any] = {
+            "name": getattr(camera, "name", None) if camera is not None else None,
+            "message": camera_message or getattr(camera, "message", None)
+            or ("no camera: enter throws by hand" if camera is None else None),
+            "running": False, "moving": False, "error": None, "read_ms": None,
+            "can_roll": camera is not None and callable(getattr(camera, "roll", None)),
+        }
+        self._last_scored = time.monotonic()
+        self._rolled_at: float | None = None
+        self._finished_at: float | None = None
+        self.game_id: int | None = None
+        self.game: scorer.Game | None = None
+        start = time.perf_counter()
+        self._rebuild()
+        self.rebuild_ms = (time.perf_counter() - start) * 1000.0
+        self._publish(self.store.revision)
+
+    # -- start-up --------------------------------------------------------------------------
+
+    def _rebuild(self) -> None:
+        """Replay the current game's log from the store (after a restart)."""
+        game_id = self.store.current_game_id()
+        if game_id is None:
+            return
+        data = self.store.game_file(game_id)
+        if data is None:
+            raise StoreError(f"{self.store.path}: the current game {game_id} is missing")
+        try:
+            game = scorer.load_game(data)
+        except ValueError as exc:
+            raise StoreError(f"{self.store.path}: game {game_id} cannot be replayed: {exc}") from None
+        self.game_id, self.game = game_id, game
+        if game.state()["finished"]:
+            self._finished_at = time.monotonic()
+
+    def start(self) -> "Table":
+        """Start the camera thread and the service thread (when there is a camera or a demo)."""
+        if self.camera is not None:
+            from vision.frames import CameraThread
+
+            self._camera_thread = CameraThread(self.camera).start()
+            self._camera_status["running"] = True
+            thread = threading.Thread(target=self._serve, name="table-service", daemon=True)
+            thread.start()
+            self._threads.append(thread)
+        return self
+
+    def stop(self) -> None:
+        """Stop the service and camera threads."""
+        self._stop.set()
+        if self._camera_thread is not None:
+            self._camera_thread.stop()
+        for t in self._threads:
+            t.join(timeout=3)
+        self.publisher.close()
+
+    # -- state -----------------------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        """The whole state, as ``/api/state`` answers and every SSE event carries."""
+        return json.loads(self.publisher.latest()[1])
+
+    def _build(self, revision: int) -> dict[str, Any]:
+        game_state = self.game.state() if self.game is not None else None
+        reading = self.store.latest_reading(self.game_id) if self.game_id is not None else None
+        waiting = reading is not None and reading.status == "waiting"
+        return {
+            "revision": revision,
+            "game": game_state,
+            "reading": reading.to_json() if reading is not None else None,
+            "camera": dict(self._camera_status),
+            "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
+                      "message": reading.note if waiting and reading is not None else None},
+        }
+
+    def _publish(self, revision: int) -> None:
+        with self._lock:
+            self.publisher.publish(revision, json.dumps(self._build(revision)))
+
+    # -- commands (from the HTTP threads and the service thread) --------------------------
+
+    def new_game(self, family: Any, players: Any, options: Any = None) -> None:
+        """Start a game (it becomes the current one); GameFileError names what is wrong."""
+        with self._lock:
+            game = scorer.new_game(family, players, options)
+            file = game.to_file()
+            game_id, revision = self.store.create_game(file["family"], file["options"], file["players"])
+            self.game_id, self.game = game_id, game
+            self._finished_at = None
+            self._last_scored = time.monotonic()
+            self._publish(revision)
+
+    def _need_game(self) -> scorer.Game:
+        if self.game is None:
+            raise TableError("no game in progress: start one first")
+        return self.game
+
+    def _commit(self, action: dict[str, Any], *, reading: int | None = None,
+                reading_dice: list[dict[str, Any]] | None = None,
+                new_reading: list[dict[str, Any]] | None = None) -> None:
+        """Check, store, apply, publish: the one path every action takes."""
+        with self._lock:
+            game = self._need_game()
+            assert self.game_id is not None
+            game.check(action)
+            index = len(game.log)
+            revision, _ = self.store.append_action(self.game_id, index, action, reading=reading,
+                                                   reading_dice=reading_dice,
+                                                   new_reading=new_reading)
+            game.apply(action)
+            st = game.state()
+            if st["finished"] and self._finished_at is None:
+                self._finished_at = time.monotonic()
+                self.store.mark_finished(self.game_id, True, st.get("winner"))
+            elif not st["finished"] and self._finished_at is not None:
+                self._finished_at = None
+                self.store.mark_finished(self.game_id, False, None)
+            if action.get("type") == "roll":
+                self._last_scored = time.monotonic()
+            self._publish(revision)
+
+    def act(self, action: dict[str, Any]) -> None:
+        """Apply any action of the game file format (the engine checks it)."""
+        if not isinstance(action, dict):
+            raise TableError("an action is a JSON object", 400)
+        self._commit(dict(action))
+
+    def hand_roll(self, dice: Any, player: Any = None) -> None:
+        """A throw entered by hand, for ``player`` or whoever's throw it is."""
+        with self._lock:
+            game = self._need_game()
+            if player is None:
+                player = game.state()["next"].get("player")
+                if player is None:
+                    raise TableError("no throw is expected now"
+                                     + (" (the game is over)" if game.state()["finished"] else ""))
+            self._commit({"type": "roll", "player": player, "dice": dice})
+
+    def undo(self) -> None:
+        """Take back the latest action still in force."""
+        self._commit({"type": "undo"})
+
+    def join(self, player: Any) -> None:
+        """A new player takes the last seat."""
+        self._commit({"type": "join", "player": player})
+
+    def leave(self, player: Any) -> None:
+        """A player stops; their score stays."""
+        self._commit({"type": "leave", "player": player})
+
+    def correct_action(self, index: Any, dice: Any) -> None:
+        """Correct the dice of an earlier roll by its log index."""
+        with self._lock:
+            self._need_game()
+            assert self.game_id is not None
+            linked = None
+            if isinstance(index, int) and not isinstance(index, bool):
+                linked = self.store.reading_for_action(self.game_id, index)
+            new_dice = None
+            if linked is not None and isinstance(dice, list) and len(dice) == len(linked.dice):
+                new_dice = [_set_die(d, v) if d.get("value") != v else d
+                            for d, v in zip(linked.dice, dice)]
+            self._commit({"type": "correct", "action": index, "dice": dice},
+                         reading=linked.id if new_dice is not None and linked else None,
+                         reading_dice=new_dice)
+
+    def correct_die(self, reading_id: Any, die: Any, value: Any) -> None:
+        """One tap on the control page: die ``die`` (0-based) of a reading shows ``value``.
+
+        A scored reading becomes a ``correct`` of its roll; a waiting one is fixed in
+        place and scored as soon as nothing in it needs checking any more.
+        """
+        with self._lock:
+            reading = self._reading(reading_id)
+            if isinstance(die, bool) or not isinstance(die, int) or not 0 <= die < len(reading.dice):
+                raise TableError(f"reading {reading.id} has dice 0..{len(reading.dice) - 1}, "
+                                 f"not {die!r}", 400)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+                raise TableError(f"die value {value!r} is not a whole number 1..6", 400)
+            dice = [dict(d) for d in reading.dice]
+            dice[die] = _set_die(dice[die], value)
+            if reading.status == "scored" and reading.action is not None:
+                values = [d.get("value") for d in dice]
+                self._commit({"type": "correct", "action": reading.action, "dice": values},
+                             reading=reading.id, reading_dice=dice)
+            elif reading.status == "waiting":
+                self._fix_waiting(reading.id, dice)
+            else:
+                raise TableError(f"reading {reading.id} is {reading.status}: "
+                                 "only a scored or waiting reading can be corrected")
+
+    def confirm(self, reading_id: Any) -> None:
+        """Accept a waiting reading as read (its best guesses), scoring it."""
+        with self._lock:
+            reading = self._reading(reading_id)
+            if reading.status != "waiting":
+                raise TableError(f"reading {reading.id} is {reading.status}, not waiting")
+            dice = [(_set_die(d, d["value"], "confirmed") if d.get("value") is not None else d)
+                    for d in reading.dice]
+            missing = [str(i + 1) for i, d in enumerate(dice) if d.get("value") is None]
+            if missing:
+                raise TableError(f"die {', '.join(missing)} has no value: tap it to pick one")
+            self._score_waiting(reading.id, dice)
+
+    def _fix_waiting(self, reading_id: int, dice: list[dict[str, Any]]) -> None:
+        expected = self._need_game().state()["next"].get("dice") or 0
+        problems = tray_problems(dice, expected)
+        if problems:
+            revision = self.store.update_reading(reading_id, dice=dice,
+                                                 note="check the tray: " + "; ".join(problems))
+            self._publish(revision)
+        else:
+            self._score_waiting(reading_id, dice)
+
+    def _score_waiting(self, reading_id: int, dice: list[dict[str, Any]]) -> None:
+        game = self._need_game()
+        nxt = game.state()["next"]
+        if nxt.get("player") is None or "roll" not in nxt.get("actions", []):
+            raise TableError("no throw is expected now")
+        if len(dice) != nxt.get("dice"):
+            raise TableError(f"{len(dice)} dice read, {nxt.get('dice')} expected: "
+                             "enter the throw by hand or throw again")
+        action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice],
+                  "reading": reading_id}
+        self._commit(action, reading=reading_id, reading_dice=dice)
+
+    def _reading(self, reading_id: Any) -> Any:
+        if isinstance(reading_id, bool) or not isinstance(reading_id, int):
+            raise TableError(f"'reading' must be a reading id, not {reading_id!r}", 400)
+        reading = self.store.reading(reading_id)
+        if reading is None or reading.game != self.game_id:
+            raise TableError(f"there is no reading {reading_id} in this game", 404)
+        return reading
+
+    def roll_for_me(self) -> None:
+        """Throw the simulated tray's dice (only the sim camera can)."""
+        with self._lock:
+            game = self._need_game()
+            nxt = game.state()["next"]
+            if not self._camera_status["can_roll"]:
+                raise TableError("roll for me needs the simulated tray (dicetray serve --camera sim)")
+            if nxt.get("player") is None or not nxt.get("dice"):
+                raise TableError("no throw is expected now")
+            self._rolled_at = time.monotonic()
+        self.camera.roll(count=int(nxt["dice"]))
+
+    # -- camera side -----------------------------------------------------------------------
+
+    def handle_reading(self, reading: Any) -> None:
+        """A settled reading from the watcher: score it, or let it wait for a person."""
+        dice = [die_json(d) for d in getattr(reading, "dice", reading)]
+        with self._lock:
+            self._rolled_at = None
+            self._camera_status["moving"] = False
+            ms = getattr(reading, "ms", None)
+            self._camera_status["read_ms"] = round(ms, 1) if isinstance(ms, (int, float)) else None
+            game = self.game
+            nxt = game.state()["next"] if game is not None else {}
+            if game is None or nxt.get("player") is None or "roll" not in nxt.get("actions", []):
+                _, revision = self.store.add_reading(self.game_id, dice, "ignored",
+                                                     note="no throw was expected")
+                self._publish(revision)
+                return
+            problems = tray_problems(dice, int(nxt.get("dice") or 0))
+            if problems:
+                _, revision = self.store.add_reading(self.game_id, dice, "waiting",
+                                                     player=nxt["player"],
+                                                     note="check the tray: " + "; ".join(problems))
+                self._publish(revision)
+                return
+            action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice]}
+            try:
+                self._commit(action, new_reading=dice)
+            except scorer.IllegalAction as exc:
+                # The engine refused what the table thought it expected: let a person look.
+                _, revision = self.store.add_reading(self.game_id, dice, "waiting",
+                                                     player=nxt["player"], note=str(exc))
+                self._publish(revision)
+
+    def _camera_moving(self) -> None:
+        with self._lock:
+            self._camera_status["moving"] = True
+            self._publish(self.store.bump())
+
+    def _serve(self) -> None:
+        """The service thread: watch the newest frames, handle readings, run the demo."""
+        read = self._reader or _default_reader()
+        watcher = (self._watcher_factory or _default_watcher_factory())(read)
+        latest = self._camera_thread.latest
+        seen = 0
+        while not self._stop.is_set():
+            got = latest.wait_newer(seen, 0.5)
+            if got is None and latest.closed:
+                with self._lock:
+                    err = self._camera_thread.error
+                    self._camera_status.update(running=False,
+                                               error=str(err) if err else "the camera stopped")
+                    self._publish(self.store.bump())
+                return
+            if got is not None:
+                seen, frame = got
+                try:
+                    for event in watcher.feed(frame):
+                        if event.kind == "moving":
+                            self._camera_moving()
+                        elif event.kind == "settled":
+                            self.handle_reading(event.reading)
+                except Exception as exc:  # noqa: BLE001 - a bad frame must not stop the table
+                    log.exception("reading a frame failed")
+                    with self._lock:
+                        self._camera_status["error"] = f"reading failed: {exc}"
+            if self.demo:
+                try:
+                    self._demo_step()
+                except (ValueError, StoreError) as exc:
+                    log.warning("demo: %s", exc)
+
+    # -- demo ------------------------------------------------------------------------------
+
+    def _demo_step(self) -> None:
+        """The demo family: start games, throw when it is someone's turn, fix flagged dice."""
+        now = time.monotonic()
+        with self._lock:
+            game = self.game
+            if game is None or (self._finished_at is not None
+                                and now - self._finished_at > 2 * self.demo_interval):
+                self.new_game("sum_chicago", DEMO_PLAYERS)
+                return
+            st = self._build(0)
+            if st["table"]["waiting"]:
+                reading = st["reading"]
+                if time.time() - reading["created"] > self.demo_fix_after:
+                    self._demo_fix(reading)
+                return
+            nxt = st["game"]["next"]
+            busy = self._rolled_at is not None and now - self._rolled_at < 10
+            if nxt.get("player") and not busy and now - self._last_scored > self.demo_interval:
+                self.roll_for_me()
+
+    def _demo_fix(self, reading: dict[str, Any]) -> None:
+        """What a person at the table would do: look at the dice and tap the wrong ones."""
+        truth = list(getattr(getattr(self.camera, "tray", None), "truth", ()))
+        dice = reading["dice"]
+        expected = self._need_game().state()["next"].get("dice")
+        if len(truth) != expected:
+            self._rolled_at = None
+            self._last_scored = 0.0    # throw again at once
+            self.store.update_reading(reading["id"], status="superseded")
+            return
+        if len(dice) != len(truth):
+            self.hand_roll([t.value for t in truth])
+            return
+        fixed = []
+        for d in dice:
+            cx, cy = d["center"]
+            near = min(truth, key=lambda t: (t.center[0] - cx) ** 2 + (t.center[1] - cy) ** 2)
+            fixed.append(_set_die(d, int(near.value), "fixed by the demo family")
+                         if d.get("flagged") or d.get("value") != near.value else d)
+        self._score_waiting(reading["id"], fixed)
+
+
+def _set_die(die: Mapping[str, Any], value: int, reason: str = "corrected") -> dict[str, Any]:
+    """A die of a reading set to ``value`` by a person: no longer flagged."""
+    out = dict(die)
+    out.update(value=value, flagged=False, reason=reason, corrected=True)
+    return out
+
+
+def _default_reader() -> Callable[[Any], Any]:
+    from vision.reader import read_dice
+
+    return read_dice
+
+
+def _default_watcher_factory() -> Callable[[Callable[[Any], Any]], Any]:
+    try:
+        from vision.watcher import RollWatcher
+    except ImportError:
+        # Until vision.watcher lands, a simple frame-difference watcher stands in.
+        from web.motion import MotionWatcher
+
+        return lambda read: MotionWatcher(read=read, settle_frames=3)
+    return lambda read: RollWatcher(read=read, settle_frames=3)
