@@ -25,14 +25,14 @@ def long_sum_chicago(length: int) -> Game:
     the one way Sum Chicago reaches ``length`` actions by the rules."""
     game = new_game("sum_chicago", PLAYERS["sum_chicago"])
     rng = random.Random(1)
-    while len(game.log) < length - 2:
+    while len(game) < length - 2:
         state = game.raw_state
         player = state.current()
         target = None if state.in_tie_break else state.targets[state.round]
         miss = [1, 1] if target == 12 else [6, 6]
         dice = miss if target is not None else rng.choice([[3, 3], [2, 4], [1, 5]])
         game.apply({"type": "roll", "player": player, "dice": dice})
-        if len(game.log) % 500 == 0:
+        if len(game) % 500 == 0:
             game.apply({"type": "undo"})
     game.apply({"type": "roll", "player": "A", "dice": [6, 6]})
     game.apply({"type": "roll", "player": "B", "dice": [1, 1]})
@@ -46,9 +46,9 @@ def long_game(family: str, length: int) -> Game:
     module = importlib.import_module(f"scorer.{family}")
     game = new_game(family, PLAYERS[family], OPTIONS.get(family))
     rng = random.Random(1)
-    while len(game.log) < length and not game.state()["finished"]:
+    while len(game) < length and not game.state()["finished"]:
         game.apply(module.random_action(game, rng))
-        if len(game.log) % 500 == 0:
+        if len(game) % 500 == 0:
             game.apply({"type": "undo"})
     return game
 

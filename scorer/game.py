@@ -135,6 +135,10 @@ class Game:
         """The actions as appended (a copy)."""
         return [dict(a) for a in self._log]
 
+    def __len__(self) -> int:
+        """How many actions the log holds (undo and correct included)."""
+        return len(self._log)
+
     @property
     def raw_state(self) -> Any:
         """The family's own state object (read only)."""
