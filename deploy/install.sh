@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs dicetray on Raspberry Pi OS: a venv that sees apt's picamera2 and numpy, an
+# OpenCV build that matches that numpy, and a systemd service. Run with sudo from the clone.
+set -euo pipefail
+dir=$(cd "$(dirname "$0")/.." && pwd)
+user=${SUDO_USER:-$(id -un)}
+cd "$dir"
+
+if ! python3 -c 'import numpy' 2>/dev/null; then
+  echo "install.sh: apt's numpy is missing: sudo apt install python3-numpy python3-picamera2" >&2
+  exit 1
+fi
+numpy_major=$(python3 -c 'import numpy; print(numpy.__version__.split(".")[0])')
+
+sudo -u "$user" python3 -m venv --system-site-packages .venv
+pip=(sudo -u "$user" .venv/bin/python -m pip install --quiet)
+# Never let pip bring a second numpy: picamera2's compiled parts need the system one.
+echo "numpy==$(python3 -c 'import numpy; print(numpy.__version__)')" > .venv/constraints.txt
+if [ "$numpy_major" -lt 2 ]; then
+  echo "install.sh: system numpy is 1.x: installing opencv-python-headless<4.12, which builds against it"
+  "${pip[@]}" -c .venv/constraints.txt 'opencv-python-headless>=4.8,<4.12'
+else
+  echo "install.sh: system numpy is 2.x: installing the current opencv-python-headless"
+fi
+"${pip[@]}" -c .venv/constraints.txt -e '.[pi]'
+
+sed -e "s|@USER@|$user|g" -e "s|@DIR@|$dir|g" deploy/dicetray.service > /etc/systemd/system/dicetray.service
+systemctl daemon-reload
+systemctl enable --now dicetray
+echo "install.sh: dicetray is running: http://$(hostname).local:8000/ (control page: /control)"
