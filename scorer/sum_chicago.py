@@ -33,7 +33,7 @@ def sum_chance(dice: int, target: int) -> float:
             for face in range(1, 7):
                 nxt[total + face] = nxt.get(total + face, 0) + count
         ways = nxt
-    return ways.get(target, 0) / 6 ** dice
+    return ways.get(target, 0) / float(6 ** dice)
 
 
 def round_targets(options: Mapping[str, Any]) -> list[int]:
