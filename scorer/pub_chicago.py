@@ -419,15 +419,9 @@ def _result_json(result: Result, announcement: Announcement | None) -> dict[str,
 
 def _player_json(state: PubChicagoState, player: str) -> dict[str, Any]:
     match = state.match
-    entry: dict[str, Any] = {"name": player, "score": match.score(player),
-                             "playing": player in match.playing}
-    if match.variant == "basis":
-        entry["strokes"] = match.strokes[player]
-        entry["safe"] = player in match.search_players and player not in match.playing
-    else:
-        entry["lids"] = match.lids[player]
-        entry["out_by_chicago"] = player in state.round.chicago_out
-    return entry
+    key = "strokes" if match.variant == "basis" else "lids"
+    return {"name": player, "score": match.score(player), key: match.score(player),
+            "status": match.status(player)}
 
 
 def _search_json(match: Match) -> dict[str, Any] | None:

@@ -38,6 +38,7 @@ class Match:
     phase: str | None = None
     search_players: list[str] = field(default_factory=list)
     losers: list[str] = field(default_factory=list)
+    out_by_chicago: list[str] = field(default_factory=list)
     tie_break: bool = False
     finished: bool = False
     loser: str | None = None
@@ -52,6 +53,19 @@ class Match:
     def lids_in_game(self) -> int:
         """Lids in the pot and in front of the players (laid-down lids are gone)."""
         return self.pot + sum(self.lids.values())
+
+    def status(self, player: str) -> str:
+        """``playing``, ``safe`` (out of this loser search, or out of the game with no
+        lids), ``chicago`` (Bayrisch: out by a Chicago) or ``loser``.
+
+        >>> Match("basis", 3, ["A", "B"]).status("A")
+        'playing'
+        """
+        if player == self.loser:
+            return "loser"
+        if player in self.out_by_chicago:
+            return "chicago"
+        return "playing" if player in self.playing else "safe"
 
     def score(self, player: str) -> int:
         """Strokes in Basis, lids held in Bayrisch and Tschigg."""
@@ -177,6 +191,7 @@ def chicago_out(match: Match, player: str) -> str:
     """
     lids, match.lids[player] = match.lids[player], 0
     match.playing.remove(player)
+    match.out_by_chicago.append(player)
     _check_end(match)
     return f"{player} throws a Chicago and is out with {lids} lid{'' if lids == 1 else 's'}"
 
