@@ -143,7 +143,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         players = need(data, "players")
         if isinstance(players, str):
             players = [p.strip() for p in players.replace("\n", ",").split(",") if p.strip()]
-        table.new_game(data.get("family", "sum_chicago"), players, data.get("options") or {})
+        table.new_game(data.get("family", "sum_chicago"), players, data.get("options"))
         settings = {"family": data.get("family", "sum_chicago"), "players": players}
         try:
             table.store.save_settings(settings)

@@ -1,0 +1,155 @@
+"""The JSON API: games, camera readings scored or waiting, corrections, hand entry, undo."""
+from __future__ import annotations
+
+from typing import Any
+
+from web.fakes import reading
+
+
+def scores(state: dict[str, Any]) -> list[int]:
+    return [p["score"] for p in state["game"]["players"]]
+
+
+def test_no_game_yet(api: Any) -> None:
+    s = api.state()
+    assert s["game"] is None and s["reading"] is None
+    assert set(s) == {"revision", "game", "reading", "camera", "table"}
+
+
+def test_start_game_and_hand_entry(api: Any) -> None:
+    s = api.start()
+    assert s["game"]["family"] == "sum_chicago"
+    assert s["game"]["next"]["player"] == "Aino" and s["game"]["target"] == 2
+    s = api.post("roll", {"dice": [1, 1]})
+    assert scores(s) == [2, 0, 0]
+    assert s["game"]["next"]["player"] == "Bertil"
+    assert api.state() == {k: v for k, v in s.items() if k != "_status"}
+
+
+def test_players_as_text_and_options(api: Any) -> None:
+    s = api.post("games", {"family": "sum_chicago", "players": "Aino, Bertil\nCecilia",
+                           "options": {"order": "descending"}})
+    assert [p["name"] for p in s["game"]["players"]] == ["Aino", "Bertil", "Cecilia"]
+    assert s["game"]["target"] == 12
+    assert api.client.get("/api/settings").get_json()["players"] == ["Aino", "Bertil", "Cecilia"]
+
+
+def test_camera_reading_is_scored_for_the_player_whose_throw_it_is(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1, 1))
+    s = api.state()
+    assert scores(s) == [2, 0, 0]
+    assert s["reading"]["status"] == "scored" and s["reading"]["player"] == "Aino"
+    assert s["reading"]["action"] == 0
+    log = api.client.get(f"/api/games/{s['table']['game_id']}/file").get_json()["actions"]
+    assert log[0] == {"type": "roll", "player": "Aino", "dice": [1, 1], "reading": s["reading"]["id"]}
+
+
+def test_flagged_reading_waits_then_confirm_scores_it(api: Any) -> None:
+    api.start()
+    before = api.state()
+    api.table.handle_reading(reading(1, 1, flagged=[1]))
+    s = api.state()
+    assert s["game"] == before["game"]             # not scored
+    assert s["table"]["waiting"] and "die 2: low confidence" in s["table"]["message"]
+    assert s["reading"]["status"] == "waiting"
+    s = api.post("confirm", {"reading": s["reading"]["id"]})
+    assert scores(s) == [2, 0, 0] and not s["table"]["waiting"]
+    assert s["reading"]["status"] == "scored"
+
+
+def test_tap_correct_on_a_waiting_reading_scores_it(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1, None))
+    rid = api.state()["reading"]["id"]
+    s = api.post("confirm", {"reading": rid}, status=409)
+    assert "die 2 has no value" in s["error"]
+    s = api.post("correct", {"reading": rid, "die": 1, "value": 1})
+    assert scores(s) == [2, 0, 0]
+    assert s["reading"]["dice"][1]["value"] == 1 and s["reading"]["dice"][1]["corrected"]
+
+
+def test_wrong_count_waits_and_hand_entry_replaces_it(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1, 1, 3))
+    s = api.state()
+    assert "3 dice in the tray, 2 expected" in s["table"]["message"]
+    s = api.post("roll", {"dice": [1, 1]})
+    assert scores(s) == [2, 0, 0]
+    assert s["reading"]["status"] == "superseded" and not s["table"]["waiting"]
+
+
+def test_new_throw_supersedes_a_waiting_reading(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1, 1, flagged=[0]))
+    api.table.handle_reading(reading(1, 1))
+    s = api.state()
+    assert scores(s) == [2, 0, 0] and not s["table"]["waiting"]
+
+
+def test_tap_correct_a_scored_reading_replays_the_game(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1, 2))          # Aino misses 2
+    assert scores(api.state()) == [0, 0, 0]
+    rid = api.state()["reading"]["id"]
+    s = api.post("correct", {"reading": rid, "die": 1, "value": 1})
+    assert scores(s) == [2, 0, 0]
+    assert s["reading"]["dice"][1]["value"] == 1
+    assert s["game"]["last_roll"]["dice"] == [1, 1]
+
+
+def test_correct_by_action_index(api: Any) -> None:
+    api.start()
+    api.post("roll", {"dice": [3, 3]})
+    s = api.post("correct", {"action": 0, "dice": [1, 1]})
+    assert scores(s) == [2, 0, 0]
+
+
+def test_undo_and_revision_only_rises(api: Any) -> None:
+    api.start()
+    r0 = api.post("roll", {"dice": [1, 1]})["revision"]
+    s = api.post("undo")
+    assert scores(s) == [0, 0, 0] and s["revision"] > r0
+    assert s["game"]["next"]["player"] == "Aino"
+
+
+def test_join_and_leave(api: Any) -> None:
+    api.start(["Aino", "Bertil"])
+    s = api.post("join", {"player": "Dora"})
+    assert [p["name"] for p in s["game"]["players"]] == ["Aino", "Bertil", "Dora"]
+    s = api.post("leave", {"player": "Bertil"})
+    assert s["game"]["players"][1]["active"] is False
+
+
+def test_roll_for_me_needs_the_simulated_tray(api: Any) -> None:
+    api.start()
+    s = api.post("roll-for-me", status=409)
+    assert "simulated tray" in s["error"]
+
+
+def test_reading_when_no_throw_is_expected_is_ignored(api: Any) -> None:
+    api.start(["Aino"], rounds="low")
+    for _ in range(6):
+        api.post("roll", {"dice": [1, 1]})
+    assert api.state()["game"]["finished"]
+    api.table.handle_reading(reading(3, 4))
+    s = api.state()
+    assert s["reading"]["status"] == "ignored" and s["game"]["finished"]
+
+
+def test_history_page_and_export(api: Any) -> None:
+    api.start()
+    api.post("roll", {"dice": [1, 1]})
+    page = api.client.get("/history").get_data(as_text=True)
+    assert "Aino, Bertil, Cecilia" in page and "/api/games/1/file" in page
+    file = api.client.get("/api/games/1/file").get_json()
+    assert file["format"] == "dicetray-game/1" and len(file["actions"]) == 1
+    assert api.client.get("/api/games/99/file").status_code == 404
+
+
+def test_pages_render(api: Any) -> None:
+    for path in ("/", "/control", "/history"):
+        resp = api.client.get(path)
+        assert resp.status_code == 200 and b"<!doctype html>" in resp.data
+    fams = api.client.get("/api/families").get_json()
+    assert fams["sum_chicago"]["options"]["dice"] == [2, 3]

@@ -1,0 +1,105 @@
+"""Bad input gets a 4xx whose message says what was wrong, and the state is unchanged."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from web.fakes import reading
+
+# (route, body or raw text, a word the message must contain)
+BAD = [
+    ("roll", "{not json", "malformed JSON"),
+    ("roll", "[1, 2]", "JSON object"),
+    ("roll", {}, "'dice'"),
+    ("roll", {"dice": [7, 1]}, "die value 7"),
+    ("roll", {"dice": [0, 1]}, "die value 0"),
+    ("roll", {"dice": "66"}, "dice"),
+    ("roll", {"dice": [1, 2, 3]}, "2 dice"),
+    ("roll", {"dice": [1, 1], "player": "Zed"}, "unknown player 'Zed'"),
+    ("roll", {"dice": [1, 1], "player": "Bertil"}, "Aino's throw"),
+    ("correct", {"action": 5, "dice": [1, 1]}, "no action 5"),
+    ("correct", {"action": 0, "dice": [1, 9]}, "die value 9"),
+    ("correct", {"reading": 42, "die": 0, "value": 3}, "no reading 42"),
+    ("correct", {"reading": "x", "die": 0, "value": 3}, "reading id"),
+    ("correct", {"reading": 1, "die": 5, "value": 3}, "dice 0..1"),
+    ("correct", {"reading": 1, "die": 0, "value": 7}, "1..6"),
+    ("correct", {"reading": 1, "die": 0, "value": True}, "1..6"),
+    ("correct", {}, "a correction needs"),
+    ("confirm", {"reading": 1}, "not waiting"),
+    ("confirm", {}, "'reading'"),
+    ("join", {"player": "Aino"}, "already in the game"),
+    ("join", {"player": ""}, "1 to 40 characters"),
+    ("join", {"player": 5}, "player"),
+    ("leave", {"player": "Zed"}, "unknown player"),
+    ("games", {"family": "yahtzee", "players": ["A"]}, "family"),
+    ("games", {"players": []}, "players"),
+    ("games", {"players": ["A", "A"]}, "unique"),
+    ("games", {"players": ["A"], "options": {"dice": 4}}, "options.dice"),
+    ("games", {"players": ["A"], "options": {"colour": "red"}}, "unknown option"),
+    ("games", {"players": ["A"], "options": []}, "options"),
+    ("action", {"type": "bank", "player": "Aino"}, "unknown action type"),
+]
+
+
+@pytest.fixture
+def game_with_reading(api: Any) -> Any:
+    api.start()
+    api.table.handle_reading(reading(3, 4))     # reading 1, scored as action 0 for Aino
+    api.post("undo")                             # so it is Aino's throw again
+    return api
+
+
+@pytest.mark.parametrize("route,body,words", BAD, ids=[f"{r}-{i}" for i, (r, _, _) in enumerate(BAD)])
+def test_bad_input_is_4xx_with_a_message_and_changes_nothing(
+        game_with_reading: Any, route: str, body: Any, words: str) -> None:
+    api = game_with_reading
+    before = api.state()
+    raw = body if isinstance(body, str) else json.dumps(body)
+    out = api.post(route, raw=raw, status=None)
+    assert 400 <= out["_status"] < 500, out
+    assert words in out["error"], out["error"]
+    assert api.state() == before
+
+
+def test_a_roll_when_none_is_expected(api: Any) -> None:
+    out = api.post("roll", {"dice": [1, 1]}, status=409)
+    assert "no game in progress" in out["error"]
+    api.start(["Aino"], rounds="low")
+    for _ in range(6):
+        api.post("roll", {"dice": [1, 1]})
+    before = api.state()
+    out = api.post("roll", {"dice": [1, 1]}, status=409)
+    assert "no throw is expected" in out["error"] and "game is over" in out["error"]
+    out = api.post("roll", {"dice": [1, 1], "player": "Aino"}, status=409)
+    assert "the game is over" in out["error"]
+    assert api.state() == before
+
+
+def test_unknown_route_and_method_answer_json(api: Any) -> None:
+    resp = api.client.post("/api/nothing", data="{}")
+    assert resp.status_code == 404 and "error" in resp.get_json()
+    resp = api.client.get("/api/roll")
+    assert resp.status_code == 405 and "error" in resp.get_json()
+
+
+ROUTES = ["games", "roll", "correct", "confirm", "undo", "roll-for-me", "join", "leave", "action"]
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 9) | st.text(max_size=5)
+    | st.sampled_from(["Aino", "Bertil", "sum_chicago", "roll", "undo"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["type", "player", "dice", "reading", "die", "value", "action",
+                         "players", "family", "options", "x"]), inner, max_size=4),
+    max_leaves=8)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(ROUTES), body=json_values)
+def test_no_route_answers_500(game_with_reading: Any, route: str, body: Any) -> None:
+    out = game_with_reading.post(route, raw=json.dumps(body), status=None)
+    assert out["_status"] < 500, out
+    if out["_status"] >= 400:
+        assert out["error"]

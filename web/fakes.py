@@ -1,0 +1,97 @@
+"""Small stand-ins for the camera and the reader, for tests, the screenshot and the bench.
+
+They carry just what the table service uses: a reading is a list of dice in the shape
+of ``dicetray read --json`` and a time in ms; a camera yields frames and can be thrown.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+
+def die(value: int | None, *, flagged: bool = False, reason: str | None = None,
+        x: float = 100.0) -> dict[str, Any]:
+    """A die as the reader reports it (``DieRead.to_json`` shape)."""
+    return {"value": value, "center": [x, 100.0], "box": [x - 20, 80.0, x + 20, 120.0],
+            "confidence": 0.5 if flagged else 0.99, "flagged": flagged,
+            "reason": reason or ("low confidence" if flagged else None)}
+
+
+@dataclass
+class FakeReading:
+    """What ``vision.reader.read_dice`` returns, reduced to what the table uses."""
+
+    dice: list[dict[str, Any]] = field(default_factory=list)
+    ms: float = 3.0
+
+
+def reading(*values: int | None, flagged: Sequence[int] = ()) -> FakeReading:
+    """A reading of ``values``; dice at the indices in ``flagged`` (and unread ones) are flagged.
+
+    >>> [d["flagged"] for d in reading(3, 4, flagged=[1]).dice]
+    [False, True]
+    """
+    return FakeReading([die(v, flagged=i in flagged or v is None, x=100.0 + 60 * i)
+                        for i, v in enumerate(values)])
+
+
+@dataclass
+class FakeEvent:
+    """A roll watcher's event."""
+
+    kind: str
+    frame_index: int
+    reading: Any = None
+
+
+class FakeCamera:
+    """A frame source of tiny grey frames; ``roll()`` queues a throw for the fake watcher."""
+
+    name = "fake"
+    message = "a fake camera for tests"
+
+    def __init__(self, fps: float = 100.0) -> None:
+        self.throws: "queue.Queue[tuple[int, ...]]" = queue.Queue()
+        self._closed = threading.Event()
+        self._period = 1.0 / fps
+        self._values: tuple[int, ...] = ()
+
+    def roll(self, values: Sequence[int] | None = None, count: int | None = None) -> tuple[int, ...]:
+        """Throw: the next frames carry these values (4s when not given)."""
+        chosen = tuple(values) if values is not None else (4,) * (count or 2)
+        self.throws.put(chosen)
+        return chosen
+
+    def read(self) -> np.ndarray:
+        if self._closed.wait(self._period):
+            from vision.frames import SourceClosed
+
+            raise SourceClosed("fake camera closed")
+        return np.zeros((8, 8, 3), np.uint8)
+
+    def close(self) -> None:
+        self._closed.set()
+
+
+class FakeWatcher:
+    """Reports each throw of a :class:`FakeCamera`: ``moving``, then ``settled`` a frame later."""
+
+    def __init__(self, camera: FakeCamera, read: Callable[[Any], Any]) -> None:
+        self.camera = camera
+        self._pending: tuple[int, ...] | None = None
+        self._index = 0
+
+    def feed(self, frame: np.ndarray) -> list[FakeEvent]:
+        self._index += 1
+        if self._pending is not None:
+            values, self._pending = self._pending, None
+            return [FakeEvent("settled", self._index, reading(*values))]
+        try:
+            self._pending = self.camera.throws.get_nowait()
+        except queue.Empty:
+            return []
+        return [FakeEvent("moving", self._index)]

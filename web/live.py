@@ -1,0 +1,47 @@
+"""An in-process dicetray server on a free port: for the browser tests, the screenshot and
+the benchmark, which need a real HTTP server (SSE through waitress) but no camera.
+"""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import waitress
+from waitress.server import BaseWSGIServer
+
+from web.app import create_app
+from web.store import Store
+from web.table import Table
+
+
+class LiveServer:
+    """``with LiveServer(data_dir) as server:`` serves ``server.url`` until the block ends.
+
+    ``server.table`` is the table behind it (no camera unless one is given), so a caller
+    can feed it readings as the camera would.
+    """
+
+    def __init__(self, data_dir: str | Path, *, camera: Any = None, threads: int = 8,
+                 keep_alive: float = 15.0) -> None:
+        self.store = Store(data_dir)
+        self.table = Table(self.store, camera=camera)
+        self._server: BaseWSGIServer = waitress.create_server(  # type: ignore[assignment]
+            create_app(self.table, keep_alive=keep_alive), host="127.0.0.1", port=0,
+            threads=threads)
+        self.port = int(self._server.effective_port)  # type: ignore[union-attr]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self._server.run, name="live-server", daemon=True)
+
+    def __enter__(self) -> "LiveServer":
+        self.table.start()
+        self._thread.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.table.stop()          # wakes every SSE stream so its thread ends
+        self._server.close()
+        self._thread.join(timeout=3)
+        self.store.close()
