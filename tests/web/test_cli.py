@@ -1,0 +1,85 @@
+"""The dicetray CLI: replay and read, and their errors (exit 2, a message naming the file)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+import pytest
+
+from web.cli import main
+
+GAME = {"format": "dicetray-game/1", "family": "sum_chicago", "options": {},
+        "players": ["Aino", "Bertil"],
+        "actions": [{"type": "roll", "player": "Aino", "dice": [1, 1]},
+                    {"type": "roll", "player": "Bertil", "dice": [2, 2]}]}
+
+
+def write(tmp_path: Path, data: Any, name: str = "game.json") -> str:
+    path = tmp_path / name
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return str(path)
+
+
+def test_replay_prints_the_final_state(tmp_path: Path, capsys: Any) -> None:
+    assert main(["replay", write(tmp_path, GAME)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert [p["score"] for p in state["players"]] == [2, 0]
+    assert state["next"] == {**state["next"], "player": "Aino", "dice": 2}
+
+
+@pytest.mark.parametrize("game,words", [
+    ({**GAME, "actions": GAME["actions"] + [{"type": "roll", "player": "Bertil", "dice": [1, 7]}]},
+     "action 2 (roll by Bertil): die value 7"),
+    ({**GAME, "actions": [{"type": "roll", "player": "Bertil", "dice": [1, 1]}]},
+     "action 0 (roll by Bertil)"),
+    ({**GAME, "options": {"dice": 5}}, "options.dice"),
+    ("{broken", "not valid JSON"),
+])
+def test_replay_of_a_broken_game_names_the_problem(tmp_path: Path, capsys: Any, game: Any,
+                                                   words: str) -> None:
+    path = write(tmp_path, game)
+    assert main(["replay", path]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert words in err and path in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_of_a_missing_file(tmp_path: Path, capsys: Any) -> None:
+    assert main(["replay", str(tmp_path / "nope.json")]) == 2
+    assert "nope.json" in capsys.readouterr().err
+
+
+def test_read_errors_name_the_file(tmp_path: Path, capsys: Any) -> None:
+    junk = write(tmp_path, "not an image", "junk.png")
+    assert main(["read", str(tmp_path / "missing.png"), "--json"]) == 2
+    assert "missing.png: no such image file" in capsys.readouterr().err
+    assert main(["read", junk, "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "junk.png: cannot decode" in err
+
+
+def test_read_prints_one_json_line_per_image(tmp_path: Path, capsys: Any) -> None:
+    image = np.full((240, 320, 3), 60, np.uint8)
+    cv2.rectangle(image, (100, 80), (160, 140), (250, 250, 250), -1)
+    cv2.circle(image, (130, 110), 7, (0, 0, 0), -1)
+    path = str(tmp_path / "tray.png")
+    cv2.imwrite(path, image)
+    assert main(["read", path, path, "--json"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 2
+    data = json.loads(lines[0])
+    assert data["file"] == path and isinstance(data["dice"], list) and "ms" in data
+
+
+def test_serve_refuses_a_camera_it_cannot_open(tmp_path: Path, capsys: Any) -> None:
+    assert main(["serve", "--camera", "usb:7", "--data", str(tmp_path)]) == 2
+    assert "usb:7" in capsys.readouterr().err
+
+
+def test_serve_refuses_a_damaged_database(tmp_path: Path, capsys: Any) -> None:
+    (tmp_path / "dicetray.sqlite3").write_bytes(b"garbage" * 500)
+    assert main(["serve", "--camera", "sim", "--data", str(tmp_path)]) == 2
+    assert "dicetray.sqlite3" in capsys.readouterr().err

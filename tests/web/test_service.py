@@ -1,0 +1,66 @@
+"""The table service thread: camera frames → watcher → engine, roll for me, the demo."""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from web.fakes import FakeCamera, FakeWatcher
+from web.store import Store
+from web.table import Table
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("condition not met in time")
+
+
+def served_table(data_dir: Path, **kw: Any) -> tuple[Table, FakeCamera]:
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera,
+                  watcher_factory=lambda read: FakeWatcher(camera, read), **kw)
+    return table.start(), camera
+
+
+def test_a_throw_on_camera_is_scored_by_the_service(data_dir: Path) -> None:
+    table, camera = served_table(data_dir)
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        camera.roll([1, 1])
+        state = wait_for(lambda: (s := table.state())["game"]["players"][0]["score"] == 2 and s)
+        assert state["reading"]["status"] == "scored"
+        assert state["camera"]["running"] and not state["camera"]["moving"]
+        table.roll_for_me()                       # the fake throws 4 + 4 for Bertil
+        state = wait_for(lambda: (s := table.state())["game"]["next"]["player"] == "Aino" and s)
+        assert state["game"]["last_roll"] == {**state["game"]["last_roll"], "player": "Bertil",
+                                              "dice": [4, 4]}
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_the_demo_starts_a_game_and_plays_it(data_dir: Path) -> None:
+    table, camera = served_table(data_dir, demo=True, demo_interval=0.05)
+    try:
+        state = wait_for(lambda: (s := table.state())["game"] is not None
+                         and s["game"]["next"]["player"] == "Bertil" and s)
+        assert [p["name"] for p in state["game"]["players"]] == ["Aino", "Bertil", "Cecilia"]
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_the_camera_stopping_is_reported(data_dir: Path) -> None:
+    table, camera = served_table(data_dir)
+    try:
+        camera.close()
+        state = wait_for(lambda: (s := table.state())["camera"]["error"] and s)
+        assert not state["camera"]["running"]
+    finally:
+        table.stop()
+        table.store.close()

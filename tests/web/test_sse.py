@@ -1,0 +1,70 @@
+"""Server-Sent Events: the first event is the current state; each change a newer one."""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterator
+
+
+def events(resp: Any) -> Iterator[tuple[str | None, int | None, Any]]:
+    """Parse an SSE response into ``(event, id, data)``; comments give ``(None, None, text)``."""
+    buffer = ""
+    for chunk in resp.response:
+        buffer += chunk.decode() if isinstance(chunk, bytes) else chunk
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            fields: dict[str, str] = {}
+            for line in block.split("\n"):
+                if line.startswith(":"):
+                    yield None, None, line
+                    continue
+                key, _, value = line.partition(": ")
+                fields[key] = value
+            if "event" in fields:
+                yield fields["event"], int(fields["id"]), json.loads(fields["data"])
+
+
+def open_stream(api: Any, last: int | None = None) -> Any:
+    headers = {"Last-Event-ID": str(last)} if last is not None else {}
+    resp = api.client.get("/api/events", headers=headers, buffered=False)
+    assert resp.status_code == 200
+    assert resp.mimetype == "text/event-stream"
+    return resp
+
+
+def test_first_event_is_the_current_state_then_newer_ones(api: Any) -> None:
+    api.start()
+    resp = open_stream(api)
+    stream = (e for e in events(resp) if e[0] is not None)
+    kind, rid, data = next(stream)
+    current = api.state()
+    assert kind == "state" and rid == current["revision"] and data == current
+    after = api.post("roll", {"dice": [1, 1]})
+    kind, rid2, data = next(stream)
+    assert kind == "state" and rid2 > rid and rid2 == after["revision"]
+    assert data["game"]["players"][0]["score"] == 2
+    resp.close()
+
+
+def test_keep_alive_comment_when_nothing_happens(api: Any) -> None:
+    resp = open_stream(api)
+    stream = events(resp)
+    assert next(stream)[0] == "state"
+    assert next(stream)[0] is None       # keep_alive is 0.2 s in these tests
+    resp.close()
+
+
+def test_last_event_id_of_the_current_revision_is_not_sent_again(api: Any) -> None:
+    api.start()
+    current = api.state()["revision"]
+    resp = open_stream(api, last=current)
+    stream = events(resp)
+    assert next(stream)[0] is None       # a keep-alive first: nothing new to send
+    api.post("roll", {"dice": [1, 1]})
+    kind, rid, _ = next(e for e in stream if e[0] is not None)
+    assert rid > current
+    resp.close()
+    # an older id (or one from before a restart) gets the current state at once
+    resp = open_stream(api, last=current - 1)
+    kind, rid, data = next(e for e in events(resp) if e[0] is not None)
+    assert rid == api.state()["revision"]
+    resp.close()

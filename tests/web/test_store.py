@@ -1,0 +1,90 @@
+"""The SQLite store: restarts rebuild the game, the revision only rises, damage is refused."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from web.fakes import reading
+from web.store import Store, StoreError
+from web.table import Table
+
+
+def test_restart_rebuilds_the_game_from_its_log(data_dir: Path) -> None:
+    store = Store(data_dir)
+    table = Table(store)
+    table.new_game("sum_chicago", ["Aino", "Bertil"])
+    table.hand_roll([1, 1])
+    table.handle_reading(reading(1, 2))
+    table.correct_die(table.state()["reading"]["id"], 1, 1)
+    table.undo()
+    table.undo()
+    before = table.state()
+    store.close()
+
+    again = Table(Store(data_dir))
+    after = again.state()
+    assert after["game"] == before["game"]
+    assert after["reading"] == before["reading"]
+    assert after["revision"] == before["revision"]
+    again.store.close()
+
+
+def test_revision_survives_restart_and_only_rises(data_dir: Path) -> None:
+    store = Store(data_dir)
+    seen = [store.revision]
+    table = Table(store)
+    table.new_game("sum_chicago", ["Aino"])
+    for dice in ([1, 1], [1, 2]):
+        table.hand_roll(dice)
+        seen.append(table.state()["revision"])
+    table.undo()
+    seen.append(table.state()["revision"])
+    store.close()
+    store = Store(data_dir)
+    assert store.revision == seen[-1]
+    assert store.bump() > seen[-1]
+    assert seen == sorted(seen) and len(set(seen)) == len(seen)
+    store.close()
+
+
+def test_a_file_that_is_not_a_database_is_refused_by_name(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True)
+    db = data_dir / "dicetray.sqlite3"
+    db.write_bytes(b"this is not a database at all, just some text" * 100)
+    with pytest.raises(StoreError) as err:
+        Store(data_dir)
+    assert str(db) in str(err.value) and "damaged or not a dicetray database" in str(err.value)
+    assert db.read_bytes().startswith(b"this is not")      # left as it was
+
+
+def test_an_other_sqlite_database_is_refused(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True)
+    db = data_dir / "dicetray.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute("CREATE TABLE photos (id INTEGER)")
+    with pytest.raises(StoreError, match="not a dicetray database"):
+        Store(data_dir)
+
+
+def test_a_log_that_no_longer_replays_is_refused(data_dir: Path) -> None:
+    store = Store(data_dir)
+    table = Table(store)
+    table.new_game("sum_chicago", ["Aino"])
+    table.hand_roll([1, 1])
+    store.close()
+    with sqlite3.connect(data_dir / "dicetray.sqlite3") as conn:
+        conn.execute("UPDATE actions SET body = '{\"type\": \"roll\", \"player\": \"Zed\", \"dice\": [1, 1]}'")
+    with pytest.raises(StoreError, match="game 1 cannot be replayed: action 0"):
+        Table(Store(data_dir))
+
+
+def test_settings_are_written_atomically(data_dir: Path) -> None:
+    store = Store(data_dir)
+    store.save_settings({"players": ["Aino"]})
+    assert Store(data_dir).load_settings() == {"players": ["Aino"]}
+    assert [p.name for p in data_dir.iterdir() if p.name.startswith(".settings")] == []
+    (data_dir / "settings.json").write_text("{broken")
+    with pytest.raises(StoreError, match="settings.json"):
+        store.load_settings()
