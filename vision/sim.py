@@ -8,6 +8,7 @@ it, and sensor noise is a random window into a pre-made noise bank. That keeps o
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -117,6 +118,7 @@ class TrayStyle:
     glare: float  # chance that a die shows a specular spot
     touching: float  # chance that a die is placed touching another
     texture_seed: int = 0
+    tilt: float = 0.0  # chance that a die leans against the tray wall (render_tray only)
 
     @classmethod
     def random(cls, rng: np.random.Generator, size: Size = (1280, 960)) -> TrayStyle:
@@ -161,6 +163,9 @@ class TrayStyle:
             glare=float(rng.choice([0.0, 0.0, 0.3, 0.7])),
             touching=float(rng.uniform(0.0, 0.3)),
             texture_seed=int(rng.integers(2**31)),
+            # A quarter of the trays have some dice leaning on the wall, so a reader
+            # trained on these frames learns to say "tilted" rather than guess.
+            tilt=float(rng.choice([0.0, 0.0, 0.0, 0.15])),
         )
 
 
@@ -301,6 +306,37 @@ def _make_sprite(value: int, look: DieLook, side: float, style: TrayStyle) -> _S
     return _Sprite(rgba=rgba, alpha=alpha, side=side)
 
 
+def _make_tilted_sprite(value: int, look: DieLook, side: float, lean: float, style: TrayStyle) -> _Sprite:
+    """A die leaning against the wall, seen from above.
+
+    Tipped by ``lean`` degrees about its bottom edge, its top face shows foreshortened by
+    cos(lean) (the wall side is sprite-up) and the face below it by sin(lean), darker
+    because it faces away from the light above. Returns a sprite whose top face is
+    ``face_top`` of its height: see :func:`_tilted_face_center`.
+    """
+    flat = _make_sprite(value, look, side, style)
+    # The visible side face: any face adjacent to the top one (not it, not its opposite).
+    neighbour = next(v for v in (2, 3, 1, 5, 4, 6) if v not in (value, 7 - value))
+    below = _make_sprite(neighbour, look, side, style)
+    n = flat.rgba.shape[1]
+    c, s = math.cos(math.radians(lean)), math.sin(math.radians(lean))
+    top = cv2.resize(flat.rgba, (n, max(2, round(n * c))), interpolation=cv2.INTER_AREA)
+    low = cv2.resize(below.rgba, (n, max(2, round(n * s))), interpolation=cv2.INTER_AREA)
+    low[..., :3] *= np.float32(0.6)
+    rgba = np.ascontiguousarray(np.vstack([top, low]))
+    return _Sprite(rgba=rgba, alpha=np.ascontiguousarray(rgba[..., 3]), side=side)
+
+
+def _tilted_face_center(sprite: _Sprite, center: tuple[float, float], angle: float, lean: float) -> tuple[float, float]:
+    """Frame position of the top face's centre of a tilted die drawn at ``center``."""
+    h = sprite.alpha.shape[0] / _SUPER
+    top = h * math.cos(math.radians(lean)) / (math.cos(math.radians(lean)) + math.sin(math.radians(lean)))
+    dy = top / 2 - h / 2  # from the sprite centre, along sprite-down
+    a = math.radians(angle)
+    # Same rotation as the warp: sprite (0, dy) maps to (dy sin a, dy cos a).
+    return (center[0] + dy * math.sin(a), center[1] + dy * math.cos(a))
+
+
 @dataclass(frozen=True)
 class _Placement:
     """Where and how one die is drawn in a frame."""
@@ -315,11 +351,11 @@ class _Placement:
 
 def _die_matrix(p: _Placement, origin: tuple[int, int], shift: tuple[float, float] = (0, 0)) -> np.ndarray:
     """Affine map from sprite pixels to ROI pixels for placement ``p``."""
-    size = p.sprite.alpha.shape[0]
-    c = (size - 1) / 2
-    m = cv2.getRotationMatrix2D((c, c), p.angle, (1 + p.lift) / _SUPER)
-    m[0, 2] += p.center[0] + shift[0] - origin[0] - c
-    m[1, 2] += p.center[1] + shift[1] - origin[1] - c
+    h, w = p.sprite.alpha.shape
+    cx, cy = (w - 1) / 2, (h - 1) / 2
+    m = cv2.getRotationMatrix2D((cx, cy), p.angle, (1 + p.lift) / _SUPER)
+    m[0, 2] += p.center[0] + shift[0] - origin[0] - cx
+    m[1, 2] += p.center[1] + shift[1] - origin[1] - cy
     return m
 
 
@@ -412,12 +448,13 @@ def _composite(
 # ------------------------------------------------------------------------------- layout
 
 
-def _corners(center: tuple[float, float], side: float, angle: float) -> np.ndarray:
-    """The four corners of a die's square (same rotation sense as the warp)."""
+def _corners(center: tuple[float, float], side: float, angle: float, length: float | None = None) -> np.ndarray:
+    """The four corners of a die's footprint: ``side`` wide, ``length`` (default side)
+    along sprite-up; same rotation sense as the warp."""
     a = math.radians(angle)
     c, s = math.cos(a), math.sin(a)
-    h = side / 2
-    local = np.array([(-h, -h), (h, -h), (h, h), (-h, h)], np.float64)
+    hx, hy = side / 2, (side if length is None else length) / 2
+    local = np.array([(-hx, -hy), (hx, -hy), (hx, hy), (-hx, hy)], np.float64)
     rot = np.array([[c, s], [-s, c]])
     return np.asarray(local @ rot.T + np.asarray(center), np.float64)
 
@@ -435,16 +472,34 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 def _layout(
-    rng: np.random.Generator, sides: Sequence[float], floor: tuple[float, float, float, float], touching: float
+    rng: np.random.Generator,
+    sides: Sequence[float],
+    floor: tuple[float, float, float, float],
+    touching: float,
+    leans: Sequence[float | None] | None = None,
 ) -> list[tuple[tuple[float, float], float]]:
-    """Place dice on the floor without overlap; some touch a neighbour face to face."""
+    """Place dice on the floor without overlap; some touch a neighbour face to face.
+
+    A die with a ``lean`` (degrees) leans against one of the four walls: its footprint is
+    longer, and its sprite-up side faces the wall. Returns (centre, angle) per die.
+    """
     fx0, fy0, fx1, fy1 = floor
+    leans = leans if leans is not None else [None] * len(sides)
     placed: list[tuple[tuple[float, float], float]] = []
+    flat: list[int] = []  # indices of flat dice, the only ones others touch face to face
     quads: list[np.ndarray] = []
-    for side in sides:
+    for i, (side, lean) in enumerate(zip(sides, leans)):
+        length = side if lean is None else side * (math.cos(math.radians(lean)) + math.sin(math.radians(lean)))
         for _attempt in range(400):
-            if placed and rng.random() < touching:
-                j = int(rng.integers(len(placed)))
+            if lean is not None:
+                wall = int(rng.integers(4))
+                angle = 90.0 * wall + float(rng.uniform(-2, 2))
+                gap = length / 2 + 2 + 0.04 * side
+                along_x = float(rng.uniform(fx0 + side, fx1 - side))
+                along_y = float(rng.uniform(fy0 + side, fy1 - side))
+                center = [(along_x, fy0 + gap), (fx0 + gap, along_y), (along_x, fy1 - gap), (fx1 - gap, along_y)][wall]
+            elif flat and rng.random() < touching:
+                j = flat[int(rng.integers(len(flat)))]
                 (jx, jy), angle = placed[j]
                 d = (side + sides[j]) / 2 + rng.uniform(0.5, 2.0)
                 a = math.radians(angle) + rng.integers(4) * math.pi / 2
@@ -453,7 +508,7 @@ def _layout(
             else:
                 angle = float(rng.uniform(0, 360))
                 center = (float(rng.uniform(fx0, fx1)), float(rng.uniform(fy0, fy1)))
-            quad = _corners(center, side, angle)
+            quad = _corners(center, side, angle, length)
             inside = (
                 quad[:, 0].min() >= fx0 + 2
                 and quad[:, 0].max() <= fx1 - 2
@@ -463,6 +518,8 @@ def _layout(
             if inside and not any(_overlap(quad, q) for q in quads):
                 placed.append((center, angle))
                 quads.append(quad)
+                if lean is None:
+                    flat.append(i)
                 break
         else:
             raise ValueError(f"cannot fit {len(sides)} dice of about {side:.0f} px in the tray")
@@ -553,16 +610,25 @@ def render_tray(
     width = size[0]
     kit = _kit(rng, style, len(values))
     sides = [side * width for _, side in kit]
-    poses = _layout(rng, sides, tray.floor, style.touching)
-    placements = [
-        _Placement(_make_sprite(v, look, s, style), center, angle, glare=_glare(rng, style))
-        for v, (look, _), s, (center, angle) in zip(values, kit, sides, poses)
-    ]
+    leans: list[float | None] = [None] * len(values)
+    if style.tilt > 0:
+        leans = [float(rng.uniform(25, 45)) if rng.random() < style.tilt else None for _ in values]
+    poses = _layout(rng, sides, tray.floor, style.touching, leans)
+    placements = []
+    centers = []
+    for v, (look, _), s, (center, angle), lean in zip(values, kit, sides, poses, leans):
+        if lean is None:
+            sprite = _make_sprite(v, look, s, style)
+            centers.append(center)
+        else:
+            sprite = _make_tilted_sprite(v, look, s, lean, style)
+            centers.append(_tilted_face_center(sprite, center, angle, lean))
+        placements.append(_Placement(sprite, center, angle, glare=_glare(rng, style)))
     frame = tray.image.copy()
     boxes = _composite(frame, tray, style, placements, boxes=True)
     truth = tuple(
-        SimDie(v, (float(c[0]), float(c[1])), box, float(a % 360), False, float(s))
-        for v, s, (c, a), box in zip(values, sides, poses, boxes)
+        SimDie(v, (float(c[0]), float(c[1])), box, float(a % 360), lean is not None, float(s))
+        for v, s, c, (_, a), box, lean in zip(values, sides, centers, poses, boxes, leans)
     )
     return _add_noise(rng, frame, style.noise), truth
 
@@ -608,7 +674,8 @@ class SimulatedTray:
         self.dice = dice
         self.fps = fps
         self._rng = np.random.default_rng(seed)
-        self.style = style or TrayStyle.random(self._rng, size)
+        # Thrown dice always land flat here: leaning dice are for render_tray's stills.
+        self.style = style or dataclasses.replace(TrayStyle.random(self._rng, size), tilt=0.0)
         self._tray = _build_tray(self.style, size)
         self._kit = _kit(self._rng, self.style, max(dice, 1))
         self._sprites: dict[tuple[int, int], _Sprite] = {}

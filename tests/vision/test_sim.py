@@ -1,6 +1,7 @@
 """The simulated tray: deterministic, well-formed frames, truthful labels, real throws."""
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 
@@ -53,18 +54,52 @@ def test_render_tray_is_deterministic_and_well_formed() -> None:
     assert small.shape == (480, 640, 3)
 
 
+def _footprint(die: SimDie) -> np.ndarray:
+    """The die's outline on the floor: its square, or for a leaning die (square to its
+    wall within a couple of degrees) its box, shrunk for antialiasing and the tilt."""
+    if not die.tilted:
+        return _square(die)
+    x0, y0, x1, y1 = die.box
+    pad = 1 + 0.04 * die.side
+    return np.array([(x0 + pad, y0 + pad), (x1 - pad, y0 + pad), (x1 - pad, y1 - pad), (x0 + pad, y1 - pad)])
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_truth_lies_in_frame_and_dice_do_not_overlap(seed: int) -> None:
     size = (640, 480)
-    img, truth = render_tray(np.random.default_rng(seed), [1 + (seed + k) % 6 for k in range(6)], size)
+    rng = np.random.default_rng(seed)
+    style = TrayStyle.random(rng, size)
+    if seed % 3 == 0:
+        style = dataclasses.replace(style, tilt=0.5)
+    img, truth = render_tray(rng, [1 + (seed + k) % 6 for k in range(6)], size, style=style)
     for die in truth:
         x0, y0, x1, y1 = die.box
         assert 0 <= x0 < die.center[0] < x1 <= size[0] and 0 <= y0 < die.center[1] < y1 <= size[1]
-        # The box is the rotated square's extent, give or take antialiasing.
-        extent = die.side * (abs(math.cos(math.radians(die.angle))) + abs(math.sin(math.radians(die.angle))))
-        assert abs((x1 - x0) - extent) < 0.12 * die.side + 3
+        if not die.tilted:
+            # The box is the rotated square's extent, give or take antialiasing.
+            a = math.radians(die.angle)
+            extent = die.side * (abs(math.cos(a)) + abs(math.sin(a)))
+            assert abs((x1 - x0) - extent) < 0.12 * die.side + 3
     for a, b in itertools.combinations(truth, 2):
-        assert _overlap_depth(_square(a), _square(b)) < 0.5
+        assert _overlap_depth(_footprint(a), _footprint(b)) < 0.5
+
+
+def test_leaning_dice_are_marked_tilted_and_lean_on_a_wall() -> None:
+    size = (640, 480)
+    rng = np.random.default_rng(21)
+    style = dataclasses.replace(TrayStyle.random(rng, size), tilt=1.0)
+    img, truth = render_tray(rng, [1, 2, 3, 4], size, style=style)
+    assert all(d.tilted for d in truth)
+    m = style.margin * size[0] + max(3.0, style.rim_width * size[0])
+    for d in truth:
+        x0, y0, x1, y1 = d.box
+        gap = min(x0 - m, y0 - m, size[0] - m - x1, size[1] - m - y1)
+        assert gap < 0.1 * d.side + 4, f"a tilted die {gap:.0f} px from every wall"
+        # Foreshortened: the box is longer one way than the other.
+        assert max(x1 - x0, y1 - y0) > 1.2 * min(x1 - x0, y1 - y0)
+    # The live tray never leans dice: every thrown die can be read.
+    tray = SimulatedTray(seed=0, size=SMALL, dice=4, style=None)
+    assert tray.style.tilt == 0.0 and not any(d.tilted for d in tray.truth)
 
 
 def test_a_die_looks_like_a_die_where_the_truth_says() -> None:
