@@ -42,6 +42,18 @@ class LiveServer:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.table.stop()          # wakes every SSE stream so its thread ends
-        self._server.close()
+        # waitress's loop runs while its socket map is not empty; emptying the map from
+        # inside the loop (by its trigger) ends it without closing a socket under select.
+        server: Any = self._server
+        sockets: dict[int, Any] = {}
+
+        def empty_map() -> None:
+            sockets.update(server._map)
+            server._map.clear()
+
+        server.trigger.pull_trigger(empty_map)
         self._thread.join(timeout=3)
+        for dispatcher in sockets.values():
+            dispatcher.close()
+        server.task_dispatcher.shutdown(timeout=3)
         self.store.close()

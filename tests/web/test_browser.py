@@ -1,0 +1,65 @@
+"""The pages in the system Chromium: a tap on the control page reaches the scoreboard live."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from web.fakes import reading
+from web.live import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("DICETRAY_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def test_a_correction_on_the_control_page_reaches_the_scoreboard_live(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        server.table.handle_reading(reading(1, 2))       # Aino misses the 2
+
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        board = context.new_page()
+        requests: list[str] = []
+        board.on("request", lambda r: requests.append(r.url))
+        board.goto(server.url + "/")
+        board.wait_for_selector("#board .roll svg.die")
+        assert board.locator("#board .roll svg.die").nth(1).get_attribute("data-value") == "2"
+        board.evaluate("window.__noReload = 'still here'")
+        api_calls_after_load = len([u for u in requests if "/api/" in u])
+
+        control = context.new_page()
+        control.goto(server.url + "/control")
+        control.wait_for_selector("#reading [data-die='1'] svg")
+        control.click("#reading [data-die='1'] svg")
+        control.click("#picker [data-value='1'] svg")
+
+        board.wait_for_function(
+            "document.querySelectorAll('#board .roll svg.die')[1]"
+            "?.getAttribute('data-value') === '1'", timeout=10_000)
+        assert board.evaluate("window.__noReload") == "still here"
+        assert "2 points" in board.inner_text("#board")
+        # Only the one live stream: no polling, no reload of the page or its state.
+        assert len([u for u in requests if "/api/" in u]) == api_calls_after_load
+        assert [u for u in requests if "/api/" in u] == [server.url + "/api/events"]
+        context.close()
