@@ -306,11 +306,15 @@ class PubChicagoRules(Rules[PubChicagoState]):
         if by_itself:
             state.may_close = turn.player
 
-    def _announce(self, state: PubChicagoState, announcement: Announcement) -> None:
-        if not state.round.turn.over:
+    def _announce(self, state: PubChicagoState, announcement: Announcement,
+                  live: bool = True) -> None:
+        leader, stops = state.round.leader, not state.round.turn.over
+        if stops:
             self._stop(state, by_itself=False)  # announcing ends the leader's throwing
         state.round.announcement = announcement
         self._next_thrower(state)
+        if stops and live:
+            state.may_close = leader  # a done after such an announcement changes nothing
 
     def _next_thrower(self, state: PubChicagoState) -> None:
         rnd = state.round
@@ -346,7 +350,7 @@ class PubChicagoRules(Rules[PubChicagoState]):
         rnd = state.round
         if rnd.turn.player == rnd.leader:
             rnd.defaulted = True
-            self._announce(state, DEFAULT_ANNOUNCEMENT)
+            self._announce(state, DEFAULT_ANNOUNCEMENT, live=False)
         else:
             self._stop(state, by_itself=False)
         return True
@@ -400,7 +404,7 @@ def _round_json(rnd: ThrowRound, announcement: Announcement | None) -> dict[str,
         "leader": rnd.leader,
         "order": list(rnd.order),
         "announcement": None if announcement is None else announcement.to_json(),
-        "announced": None if announcement is None else announcement.text(),
+        "announced": None if announcement is None else _announced(announcement, rnd.cap),
         "default_announcement": rnd.defaulted,
         "cap": rnd.cap if rnd.announcement is not None or rnd.turn.over else None,
         "results": [_result_json(r, announcement) for r in rnd.results],
@@ -409,6 +413,12 @@ def _round_json(rnd: ThrowRound, announcement: Announcement | None) -> dict[str,
             "player": rnd.turn.player, "throws": rnd.turn.throws, "kept": list(rnd.turn.kept),
             "loose": list(rnd.turn.loose), "must_throw": rnd.turn.must_throw},
     }
+
+
+def _announced(announcement: Announcement, cap: int) -> str:
+    """What the scoreboard shows above the throw round, the cap included (seed 002:
+    "Einser 100 · Sechser 60 · Hoch · auf 1")."""
+    return f"{announcement.text()} · up to {cap} throw{'' if cap == 1 else 's'}"
 
 
 def _result_json(result: Result, announcement: Announcement | None) -> dict[str, Any]:

@@ -90,8 +90,11 @@ def parse_announcement(fields: Mapping[str, Any], sand_allowed: bool) -> Announc
                         order=_pick(fields, "order", ORDERS))
 
 
-def value(dice: Sequence[int], announcement: Announcement) -> int:
+def value(dice: Sequence[int], announcement: Announcement | Mapping[str, Any]) -> int:
     """The value of a result: the sum of the dice, ones and sixes counted as announced.
+
+    ``announcement`` may also be given as the ``announce`` fields of the game file (or
+    ``round.announcement`` of the view), so the scoreboard can value any dice.
 
     The seed's worked examples: 6·3·5 is 68 with sixes 60 and 14 with sixes 6; two ones
     and a four are 204 with ones 100 and 6 with ones 1. Under Sand the plain pips are
@@ -101,7 +104,11 @@ def value(dice: Sequence[int], announcement: Announcement) -> int:
     (68, 14)
     >>> value((1, 1, 4), Announcement(ones=100)), value((1, 1, 4), Announcement(ones=1))
     (204, 6)
+    >>> value([6, 3, 5], {"ones": 100, "sixes": 60, "order": "low"})
+    68
     """
+    if not isinstance(announcement, Announcement):
+        announcement = parse_announcement(announcement, sand_allowed=True)
     ones, sixes = (1, 6) if announcement.sand else (announcement.ones, announcement.sixes)
     worth = {1: ones, 6: sixes}
     return sum(worth.get(die, die) for die in dice)

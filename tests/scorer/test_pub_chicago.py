@@ -8,6 +8,7 @@ to a one), ``"Aino done"``, ``"Aino announces 100 60 high"``, ``"Aino announces 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -87,7 +88,10 @@ def test_the_worked_examples_as_played_and_shown_on_the_scoreboard():
     results = game.state()["round"]["results"]
     assert results == [{"player": "Aino", "dice": [6, 3, 5], "throws": 1, "chicago": False,
                         "sand": False, "value": 68}]
-    assert game.state()["round"]["announced"] == "ones 100 · sixes 60 · high"
+    # shown above the whole throw round, the cap included ("... · Hoch · auf 1")
+    assert game.state()["round"]["announced"] == "ones 100 · sixes 60 · high · up to 1 throw"
+    # the scoreboard values dice under the announcement as the view shows it
+    assert value([6, 3, 5], game.state()["round"]["announcement"]) == 68
 
 
 @pytest.mark.parametrize("order, throws, best, worst", [
@@ -208,7 +212,7 @@ def test_with_three_sixes_only_one_pair_turns():
 @pytest.mark.parametrize("lines, message", [
     (["A 6 5 3"], "two sixes"),                                 # only one six
     (["A 6 6 3", "A keeps 6"], "two sixes"),                   # a six set aside stays a six
-    (["A 1 2 3", "A 2 3 4", "A 6 6 3"], "game is over|turn|not thrown"),  # third throw: over
+    (["A 1 2 3", "A 2 3 4", "A 6 6 3"], "throwing is over"),   # the third throw: no throw left
 ])
 def test_turning_sixes_needs_two_sixes_on_the_table_and_a_throw_left(lines, message):
     game = game_of(["A", "B"])
@@ -262,6 +266,10 @@ def test_done_then_announce_and_announcing_after_a_throw_also_ends_the_throwing(
     play(two, "A 2 3 4", "A 5 5 5", "A announces 1 6 low")
     assert one.state()["round"] == two.state()["round"]
     assert one.state()["round"]["cap"] == 2
+    play(two, "A done")      # a done after the announcement ended the throwing: accepted
+    assert two.state()["round"] == one.state()["round"]
+    with pytest.raises(IllegalAction, match="it is B's turn, not A's"):
+        play(two, "A done")
 
 
 @pytest.mark.parametrize("leader_throws, allowed", [(1, 1), (2, 2), (3, 3)])
@@ -610,7 +618,7 @@ def test_illegal_actions_name_the_action_and_the_reason_and_change_nothing(setup
     player = action(bad)["player"]
     assert str(err.value).startswith(f"action {len(setup)} ({kind} by {player}): ")
     assert err.value.index == len(setup)
-    assert __import__("re").search(message, str(err.value))
+    assert re.search(message, str(err.value))
     assert game.state() == before
 
 
