@@ -290,6 +290,16 @@ class TenThousandRules(Rules[TenThousandState]):
     def current_player(self, state: TenThousandState) -> str | None:
         return state.current()
 
+    def turn_key(self, state: TenThousandState) -> int:
+        """The turn under way, counted from 0, so a correction drops exactly the rest of
+        a broken turn (a solo player's later turns included) and nothing after it.
+
+        >>> from scorer import new_game
+        >>> RULES.turn_key(new_game("ten_thousand", ["A"]).raw_state)
+        0
+        """
+        return state.turns
+
     def legal_types(self, state: TenThousandState) -> list[str]:
         """The family action types legal now, in the order a control page shows them.
 
