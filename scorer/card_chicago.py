@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from .actions import Action
-from .cards import (Card, CardError, Category, HandValue, deck, evaluate, name_of,
+from .cards import (Card, CardError, Category, HandValue, deck, describe, evaluate,
                     parse_card, parse_hand, suit_key)
 from .errors import Refusal
 from .rules import Rules
@@ -162,7 +162,7 @@ class ZeroChoice:
 
 
 def _name(cards: str) -> str:
-    return name_of(evaluate(parse_hand(cards)))
+    return describe(cards)
 
 
 def _card(text: Any, what: str) -> Card:
@@ -239,7 +239,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
     def _verify_show(self, state: CardChicagoState, action: Action) -> None:
         deal = state.deal
         number = action.get("round")
-        if isinstance(number, bool) or number not in SHOW_PHASE:
+        if type(number) is not int or number not in SHOW_PHASE:
             raise Refusal(f"a show needs 'round' 1, 2 or 3, not {number!r}")
         if SHOW_PHASE[number] != deal.phase:
             raise Refusal(f"hands of round {number} are not shown now: the deal is at "
@@ -334,19 +334,19 @@ class CardChicagoRules(Rules[CardChicagoState]):
         self._record_show(state, shown)
 
     def _record_show(self, state: CardChicagoState, shown: Shown) -> None:
-        deal = state.deal
+        deal, best = state.deal, shown.best
         deal.shows.append(shown)
-        if shown.best is not None:
-            self._score(state, shown.best, shown.points)
-            deal.events.append(f"round {shown.round}: {shown.best} scores {shown.points} for "
-                               f"{_name(shown.hands[shown.best])}")
-        elif shown.note:
+        if best is None:
             deal.events.append(f"round {shown.round}: {shown.note}")
-        best = shown.hands.get(shown.best or "")
-        if best and state.options["royal_flush"] == "win" and evaluate(parse_hand(best)).royal:
-            deal.events.append(f"{shown.best} wins at once with a royal flush")
-            self._finish(state, shown.best)
+        elif state.options["royal_flush"] == "win" and \
+                evaluate(parse_hand(shown.hands[best])).royal:
+            deal.events.append(f"round {shown.round}: {best} wins at once with a royal flush")
+            self._finish(state, best)
             return
+        else:
+            self._score(state, best, shown.points)
+            deal.events.append(f"round {shown.round}: {best} scores {shown.points} for "
+                               f"{_name(shown.hands[best])}")
         if shown.round == 3:
             self._end_deal(state)
         else:
@@ -586,7 +586,8 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
     'Card Chicago: 2 to 4 players (up to 10 with a warning), 52 cards, five each.'
     """
     royal = options["royal_flush"]
-    royal_text = {"win": "wins the game at once", 8: "scores as a straight flush"}.get(
+    royal_text = {"win": "wins the game at once",
+                  8: "scores as a straight flush (decision)"}.get(
         royal, f"scores {royal}")
     last = "5" if options["last_trick"] == 5 else "2, or 5 when won with a two"
     lines = [
@@ -629,6 +630,8 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
         "it took a trick for.",
         "Decision: hand points, the last trick and Chicago count the moment they are won; "
         "the game is decided only when a deal ends.",
+        "At the table: a player who breaks up a hand that already scored shows it first; "
+        "when the stock runs out the discards are shuffled into a new stock.",
     ]
     if options["zero_option"]:
         lines.append("Four of a kind may zero every opponent instead of scoring, right after "

@@ -120,6 +120,12 @@ def parse_hand(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise CardError(f"a hand is five cards written like 'AS KS QS JS TS', not {text!r}")
+    return _parse_hand(text)
+
+
+@lru_cache(maxsize=4096)
+def _parse_hand(text: str) -> tuple[Card, ...]:
+    # Cached: a hand is checked, judged and named several times while a game replays.
     words = text.split()
     if len(words) != HAND_SIZE:
         raise CardError(f"a hand is five cards, not {len(words)}: {text!r}")

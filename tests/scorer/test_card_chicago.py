@@ -634,6 +634,7 @@ def test_illegal_hands(hands: dict[str, Any], reason: str) -> None:
     ({"type": "show", "round": 2, "hands": {}}, "round 1 is shown next"),
     ({"type": "show", "round": 4, "hands": {}}, "'round' 1, 2 or 3"),
     ({"type": "show", "round": True, "hands": {}}, "'round' 1, 2 or 3"),
+    ({"type": "show", "round": 1.0, "hands": {}}, "'round' 1, 2 or 3"),
     ({"type": "show", "hands": {}}, "'round' 1, 2 or 3"),
     ({"type": "show", "round": 1}, "needs 'hands'"),
     ({"type": "show", "round": 1, "hands": ["AS KS QS JS TS"]}, "needs 'hands'"),
