@@ -775,6 +775,16 @@ class SimulatedTray:
         self.settled_at = self._throw_start + max((t.frames for t in self._throw), default=0) - 1
         return chosen
 
+    def nudge(self, die: int, dx: float, dy: float, turn: float = 0.0) -> None:
+        """Shift a resting die by (dx, dy) pixels and turn it by ``turn`` degrees, at once,
+        as a hand touching it would; its face stays. For tests of the roll watcher; the
+        caller keeps the shift small enough not to push it into another die."""
+        t = self._throw[die]
+        t.end = (t.end[0] + dx, t.end[1] + dy)
+        t.angle += turn
+        self._still = None
+        self._set_truth()
+
     # -- frames
 
     def _pose(self, t: _Throw, step: int) -> _Placement:

@@ -9,8 +9,10 @@ for a frame or two is skipped outright (clipped highlights would not divide out)
 Per roll: "moving" once when things start to move, and "settled" once when the picture
 has been still for ``settle_frames`` frames *and* differs from the last settled scene.
 The comparison with the last settled scene is what makes a hand that reaches in and
-leaves (or a die that is only touched) produce nothing; a big blob reaching in from the
-edge of the picture is taken for a hand, and the watcher waits for it to leave.
+leaves produce nothing; a big blob reaching in from the edge of the picture is taken for
+a hand, and the watcher waits for it to leave. A scene that changed only because dice
+were nudged (every die the same value, within half a die of where it lay) is no new roll
+either; a throw that lands on the same values elsewhere is.
 """
 from __future__ import annotations
 
@@ -60,6 +62,27 @@ def _values(reading: Any) -> Any:
     if dice is None:
         return reading
     return tuple(sorted(0 if d.value is None else int(d.value) for d in dice))
+
+
+def _same_places(new: Any, old: Any) -> bool:
+    """Whether every die of ``new`` lies within half a die of a die of ``old`` showing
+    the same value (one to one). Readings without positions never match."""
+    try:
+        olds = [(d.value, d.center, max(d.box[2] - d.box[0], d.box[3] - d.box[1])) for d in old.dice]
+        news = [(d.value, d.center) for d in new.dice]
+    except (AttributeError, TypeError, IndexError):
+        return False
+    if len(olds) != len(news):
+        return False
+    for value, (x, y) in news:
+        near = [
+            k for k, (v, (ox, oy), size) in enumerate(olds)
+            if v == value and (x - ox) ** 2 + (y - oy) ** 2 <= (0.5 * size) ** 2
+        ]
+        if not near:
+            return False
+        olds.pop(near[0])
+    return True
 
 
 def _confidence(reading: Any) -> float:
@@ -216,6 +239,11 @@ class RollWatcher:
             # for long: only a change in the read values makes it a new roll.
             if reading is None or self.last_reading is None or same_values:
                 return []
+        elif same_values and _same_places(reading, self.last_reading):
+            # Every die shows the same face within half a die of where it lay: a hand
+            # nudged them. Take the new picture as the reference, but it is no new roll.
+            self._scene, self.last_reading = small, reading
+            return []
         self._scene = small
         self.last_reading = reading
         return [WatchEvent("settled", self.frame_index, reading)]

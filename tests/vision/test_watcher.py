@@ -18,6 +18,8 @@ SIZE = (640, 480)
 class FakeDie:
     value: int | None
     confidence: float = 0.99
+    center: tuple[float, float] = (0.0, 0.0)
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True)
@@ -34,7 +36,7 @@ class TruthReader:
 
     def __call__(self, frame: np.ndarray) -> FakeReading:
         self.calls.append((self.tray.frame_index, self.tray.moving))
-        return FakeReading(tuple(FakeDie(d.value) for d in self.tray.truth))
+        return FakeReading(tuple(FakeDie(d.value, 0.99, d.center, d.box) for d in self.tray.truth))
 
 
 def run(watcher: RollWatcher, frames: Iterator[np.ndarray] | list[np.ndarray]) -> list[WatchEvent]:
@@ -131,6 +133,32 @@ def test_a_hand_reaching_in_and_leaving_is_not_a_roll() -> None:
     # And the watcher still sees the next real throw.
     tray.roll()
     assert len(settled(run(watcher, stream(tray, 35)))) == 1
+
+
+def hand_pass(tray: SimulatedTray, over: tuple[float, float], hold: int = 6) -> list[np.ndarray]:
+    """Frames of a hand reaching in from the bottom to ``over``, holding, and leaving."""
+    w, h = tray.size
+    tips = [(int(over[0]), int(h - k * (h - over[1]) / 3)) for k in (1, 2, 3)]
+    path = tips + [tips[-1]] * hold + tips[::-1][1:] + [(int(over[0]), h + 200)]
+    return [draw_hand(tray.next_frame(), tip) for tip in path]
+
+
+def test_dice_nudged_by_a_hand_are_not_a_new_roll_but_a_new_throw_is() -> None:
+    tray = SimulatedTray(seed=16, size=SIZE, dice=3)
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 2))
+    tray.roll([2, 3, 5])
+    assert len(settled(run(watcher, stream(tray, 35)))) == 1
+    frames = hand_pass(tray, tray.truth[1].center, hold=3)
+    tray.nudge(1, 5.0, -4.0, turn=8.0)  # the hand leaves die 1 a little moved and turned
+    events = run(watcher, frames + list(stream(tray, 10)))
+    assert settled(events) == []
+    # A die pushed far away (same face) makes a different layout: that is reported.
+    tray.nudge(2, 0.0, 0.0)
+    far = tray.truth[0]
+    tray.nudge(0, 3 * far.side if far.center[0] < SIZE[0] / 2 else -3 * far.side, 0.0)
+    events = run(watcher, list(stream(tray, 10)))
+    assert len(settled(events)) == 1 and values(settled(events)[0]) == [2, 3, 5]
 
 
 def test_a_die_that_stops_late_delays_the_settle() -> None:
