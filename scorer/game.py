@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Hashable, Mapping, Sequence
 
 from .actions import Action, parse_dice
 from .errors import GameFileError, IllegalAction, Refusal, describe
@@ -102,6 +102,7 @@ class Replayed:
     state: Any
     dropped: list[Dropped]
     forced: set[int]
+    turns: dict[int, Hashable]
 
 
 class Game:
@@ -123,6 +124,7 @@ class Game:
         self.options = resolve_options(self.rules, options)
         self._log: list[dict[str, Any]] = []
         self._parsed: list[Action] = []
+        self._turns: list[Hashable] = []     # the turn each action was made in, when it came
         self._in_force: list[int] = []      # log indices not undone (actions and corrections)
         self._dropped: list[Dropped] = []   # from the latest replay
         self._forced: set[int] = set()      # actions before which the latest replay ended a turn
@@ -186,6 +188,7 @@ class Game:
         action, replayed = self._plan(raw)
         self._log.append(dict(raw))
         self._parsed.append(action)
+        self._turns.append(self.rules.turn_key(self._state) if replayed is None else None)
         if action.type == "undo":
             self._in_force.remove(self._undo_target())
         else:
@@ -194,6 +197,10 @@ class Game:
             self.rules.act(self._state, action)
         else:
             self._state, self._dropped, self._forced = replayed.state, replayed.dropped, replayed.forced
+            # Keys from now on describe the game as replayed, so later replays compare
+            # like with like.
+            for i, key in replayed.turns.items():
+                self._turns[i] = key
 
     def _plan(self, raw: Any) -> tuple[Action, Replayed | None]:
         """Check an action; for undo and correct, the replayed state it leads to."""
@@ -270,20 +277,31 @@ class Game:
         rules = self.rules
         state = rules.start(self.players, self.options)
         dropped: list[Dropped] = []
-        dropping: str | None = None      # the player whose turn is being dropped
+        dropping: str | None = None      # without turn keys: the player being dropped
+        began: dict[Hashable, Hashable] = {}   # a turn as logged -> the turn it began in here
         forced: set[int] = set()
+        turns: dict[int, Hashable] = {}         # the turn each action was played in here
         for position, i in enumerate(order):
             action = parsed[i]
             if action.type == "correct":
                 continue
-            if position < trusted:
-                rules.act(state, action.with_dice(dice[i]) if i in dice else action)
-                continue
             if i in dice:
                 action = action.with_dice(dice[i])
-            # Only actions logged before the latest correction can be part of a turn it
-            # broke; later ones were checked against the corrected game when they came.
-            if dropping is not None and action.player == dropping and i < last_correction:
+            logged = self._turns[i] if i < len(self._turns) else None
+            now = rules.turn_key(state)
+            if logged is not None:
+                # Only actions logged before the latest correction can belong to a turn it
+                # broke; later ones were checked against the corrected game when they came.
+                if began.setdefault(logged, now) != now and i < last_correction:
+                    dropped.append(Dropped(i, action.type, action.player,
+                                           "its turn had ended after a correction"))
+                    continue
+            turns[i] = now
+            if position < trusted:
+                rules.act(state, action)
+                continue
+            if logged is None and dropping is not None and action.player == dropping \
+                    and i < last_correction:
                 dropped.append(Dropped(i, action.type, action.player, "the rest of a dropped turn"))
                 continue
             dropping = None
@@ -299,13 +317,17 @@ class Game:
                 forced.add(i)
                 reason = self._refusal(state, action)
                 if reason is None:
+                    turns[i] = rules.turn_key(state)
+                    if logged is not None:
+                        began[logged] = turns[i]
                     rules.act(state, action)
                     continue
             dropped.append(Dropped(i, action.type, action.player, reason))
+            turns.pop(i)
             dropping = action.player
             if action.player is not None and action.player == rules.current_player(state):
                 rules.end_turn(state)
-        return Replayed(state, dropped, forced)
+        return Replayed(state, dropped, forced, turns)
 
     def _refusal(self, state: Any, action: Action) -> str | None:
         try:

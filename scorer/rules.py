@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Generic, Mapping, Sequence, TypeVar
+from typing import Any, ClassVar, Generic, Hashable, Mapping, Sequence, TypeVar
 
 from .actions import Action
 
@@ -56,6 +56,12 @@ class Rules(ABC, Generic[S]):
     def view(self, state: S) -> dict[str, Any]:
         """The state as JSON: at least ``finished``, ``winner``, ``loser``, ``players``
         (``[{"name", "score"}]``) and ``next`` (``{"player", "actions", "dice"}``)."""
+
+    def turn_key(self, state: S) -> Hashable:
+        """Names the turn under way (say, a turn counter), so that when a correction
+        breaks a turn the game drops exactly the rest of that turn. None: the game falls
+        back to dropping the player's following actions."""
+        return None
 
     def help(self, options: Mapping[str, Any]) -> list[str]:
         """The rules, options and decisions in force, one line each, for the help text."""

@@ -292,6 +292,10 @@ class SumChicagoRules(Rules[SumChicagoState]):
             if state.turn >= len(state.order):
                 self._next_round(state)
 
+    def turn_key(self, state: SumChicagoState) -> Any:
+        # A turn is one player's throws in one round (or in one tie-break round).
+        return (state.round, len(state.tie_rounds), state.current())
+
     def end_turn(self, state: SumChicagoState) -> bool:
         if not state.second_throw:
             return False

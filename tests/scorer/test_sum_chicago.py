@@ -251,8 +251,19 @@ def test_a_correction_that_makes_a_later_throw_illegal_drops_it():
     game.apply({"type": "correct", "action": 0, "dice": [1, 1]})   # the first throw hit
     state = game.state()
     assert [d["action"] for d in state["dropped"]] == [1]
-    assert "it is B's throw, not A's" in state["dropped"][0]["reason"]
+    assert "its turn had ended" in state["dropped"][0]["reason"]
     assert scores(game) == {"A": 2, "B": 2}
+
+
+def test_a_correction_in_a_solo_game_drops_only_the_rest_of_that_turn():
+    game = new_game("sum_chicago", ["A"], {"throws": 2})
+    for dice in ([1, 2], [1, 3], [1, 2], [5, 5]):   # round 2: miss, miss; round 3: hit
+        roll(game, "A", *dice)
+    game.apply({"type": "correct", "action": 0, "dice": [1, 1]})
+    state = game.state()
+    assert [d["action"] for d in state["dropped"]] == [1]
+    assert [row["scores"]["A"] for row in state["sheet"][:3]] == [2, 3, None]
+    assert state["target"] == 4 and state["next"]["throw"] == 2
 
 
 def random_game(seed, length, options=None):
