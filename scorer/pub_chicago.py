@@ -56,11 +56,19 @@ class Turn:
     chicago: bool = False
 
     def dice(self) -> tuple[int, ...]:
-        """The result as it lies: the dice set aside and the rest of the latest throw."""
+        """The result as it lies: the dice set aside and the rest of the latest throw.
+
+        >>> Turn("Aino", throws=2, kept=[6, 6], loose=[2]).dice()
+        (6, 6, 2)
+        """
         return tuple(self.kept + self.loose)
 
     def to_throw(self) -> int:
-        """How many dice the next throw takes: every die not set aside."""
+        """How many dice the next throw takes: every die not set aside.
+
+        >>> Turn("Aino", throws=1, kept=[1], loose=[6, 3], must_throw=True).to_throw()
+        2
+        """
         return DICE - len(self.kept)
 
 
@@ -87,11 +95,20 @@ class ThrowRound:
 
     @property
     def leader(self) -> str:
-        """Who leads (throws first and announces)."""
+        """Who leads (throws first and announces).
+
+        >>> ThrowRound(2, ["C", "A", "B"], Turn("C")).leader
+        'C'
+        """
         return self.order[0]
 
     def limit(self, player: str) -> int:
-        """The most throws ``player`` may make: three for the leader, the cap for the rest."""
+        """The most throws ``player`` may make: three for the leader, the cap for the rest.
+
+        >>> r = ThrowRound(1, ["B", "A"], Turn("B"), cap=1)
+        >>> r.limit("B"), r.limit("A")
+        (3, 1)
+        """
         return MAX_THROWS if player == self.leader else self.cap
 
 
@@ -114,7 +131,11 @@ class PubChicagoState:
 
     @property
     def finished(self) -> bool:
-        """Whether the loser is found."""
+        """Whether the loser is found.
+
+        >>> RULES.start(["A", "B"], {"variant": "basis", "match_length": 3}).finished
+        False
+        """
         return self.match.finished
 
 
@@ -358,11 +379,22 @@ class PubChicagoRules(Rules[PubChicagoState]):
     # -- describe --------------------------------------------------------------------------
 
     def seated(self, state: PubChicagoState) -> Sequence[str]:
-        """Every player, in seat order (nobody joins or leaves Pub Chicago)."""
+        """Every player, in seat order (nobody joins or leaves Pub Chicago).
+
+        >>> RULES.seated(RULES.start(["A", "B"], {"variant": "basis", "match_length": 3}))
+        ['A', 'B']
+        """
         return state.match.seats
 
     def current_player(self, state: PubChicagoState) -> str | None:
-        """Who acts next: the thrower, or the leader while the announcement is due."""
+        """Who acts next: the thrower, or the leader while the announcement is due.
+
+        >>> s = RULES.start(["A", "B"], {"variant": "basis", "match_length": 3})
+        >>> RULES.act(s, Action(0, "roll", "A", (2, 3, 4)))
+        >>> RULES.act(s, Action(1, "done", "A"))
+        >>> RULES.current_player(s), RULES.view(s)["next"]["actions"]
+        ('A', ['announce'])
+        """
         return None if state.finished else state.round.turn.player
 
     def view(self, state: PubChicagoState) -> dict[str, Any]:

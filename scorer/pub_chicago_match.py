@@ -51,7 +51,11 @@ class Match:
 
     @property
     def lids_in_game(self) -> int:
-        """Lids in the pot and in front of the players (laid-down lids are gone)."""
+        """Lids in the pot and in front of the players (laid-down lids are gone).
+
+        >>> new_match(["A", "B"], {"variant": "bayrisch", "match_length": 3}).lids_in_game
+        3
+        """
         return self.pot + sum(self.lids.values())
 
     def status(self, player: str) -> str:
@@ -68,7 +72,11 @@ class Match:
         return "playing" if player in self.playing else "safe"
 
     def score(self, player: str) -> int:
-        """Strokes in Basis, lids held in Bayrisch and Tschigg."""
+        """Strokes in Basis, lids held in Bayrisch and Tschigg.
+
+        >>> Match("basis", 3, ["A", "B"], strokes={"A": 2, "B": 0}).score("A")
+        2
+        """
         return self.strokes[player] if self.variant == "basis" else self.lids[player]
 
 

@@ -7,6 +7,8 @@ to a one), ``"Aino done"``, ``"Aino announces 100 60 high"``, ``"Aino announces 
 """
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import re
 from pathlib import Path
@@ -751,3 +753,10 @@ def test_help_lists_the_options_and_decisions_in_force():
     bayrisch = game_of(variant="bayrisch").state()["help"]
     assert any("nobody lays a lid down" in line for line in bayrisch)
     assert all(line.count("\n") == 0 for line in basis + tschigg + bayrisch)
+
+
+@pytest.mark.parametrize("module", ["scorer.pub_chicago", "scorer.pub_chicago_dice",
+                                    "scorer.pub_chicago_match", "scorer.pub_chicago_help"])
+def test_the_examples_in_the_docstrings_hold(module):
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
