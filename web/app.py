@@ -97,6 +97,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def history() -> str:
         return render_template("history.html", games=[g.to_json() for g in table.store.games()])
 
+    @app.get("/favicon.ico")
+    def favicon() -> Response:
+        return Response(status=204)   # no icon; answering keeps browsers' logs quiet
+
     # -- reading ---------------------------------------------------------------------------
 
     @app.get("/api/state")

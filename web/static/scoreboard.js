@@ -61,7 +61,7 @@ function sumChicagoPanel(game, state) {
     `</tr></thead><tbody>`;
   for (const row of game.sheet) {
     const now = row.round === game.round ? " now" : "";
-    right += `<tr class="${now}"><td class="rt">${row.target} <span class="muted">${pct(row.chance)}</span></td>`;
+    right += `<tr class="${now}"><td class="rt">${row.target}<small>${pct(row.chance)}</small></td>`;
     for (const p of players) {
       const v = row.scores[p];
       right += v == null ? `<td></td>` : `<td class="${v ? "hit" : "zero"}">${v ? v : "–"}</td>`;
