@@ -81,7 +81,11 @@ def last_trick_points(card: Card | None, options: Mapping[str, Any]) -> int:
 
 @dataclass
 class Shown:
-    """One show round: the hands entered and who scored with what."""
+    """One show round: the hands entered and who scored with what.
+
+    >>> Shown(1, {"Aino": "QS QH 7D 4C 2S"}, best="Aino", points=1).to_json()["name"]
+    'pair of queens'
+    """
 
     round: int
     hands: dict[str, str]
@@ -90,7 +94,11 @@ class Shown:
     note: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        """The show as the scoreboard lists it."""
+        """The show as the scoreboard lists it.
+
+        >>> Shown(2, {"Aino": "AD JD 9S 6D 3H"}, note="nobody scores").to_json()["hands"]
+        {'Aino': {'cards': 'AD JD 9S 6D 3H', 'name': 'high card, ace'}}
+        """
         return {"round": self.round, "best": self.best, "points": self.points,
                 "name": _name(self.hands[self.best]) if self.best else None,
                 "note": self.note,
@@ -99,7 +107,11 @@ class Shown:
 
 @dataclass
 class Trick:
-    """A trick: who took it, and with which card when that was entered."""
+    """A trick: who took it, and with which card when that was entered.
+
+    >>> Trick(5, "Bertil", "2H").card
+    '2H'
+    """
 
     number: int
     winner: str
@@ -108,7 +120,11 @@ class Trick:
 
 @dataclass
 class Deal:
-    """One deal: from the first exchange to the final hands (or a failed Chicago)."""
+    """One deal: from the first exchange to the final hands (or a failed Chicago).
+
+    >>> _new_deal(1, "Aino", ["Aino", "Bertil", "Cecilia"], set()).order
+    ['Bertil', 'Cecilia', 'Aino']
+    """
 
     number: int
     dealer: str
@@ -126,7 +142,11 @@ class Deal:
 
     @property
     def exchange(self) -> int | None:
-        """Which exchange (1..3) is open, or None."""
+        """Which exchange (1..3) is open, or None.
+
+        >>> Deal(1, "Aino", ["Bertil", "Aino"], [], phase="exchange 2").exchange
+        2
+        """
         if self.phase in EXCHANGE_PHASES:
             return EXCHANGE_PHASES.index(self.phase) + 1
         return None
@@ -134,7 +154,12 @@ class Deal:
 
 @dataclass
 class CardChicagoState:
-    """Where a game of Card Chicago stands."""
+    """Where a game of Card Chicago stands: totals, the deal under way, the deals done.
+
+    >>> state = RULES.start(["Aino", "Bertil"], RULES_DEFAULTS)
+    >>> state.totals, state.deal.dealer, state.deal.phase
+    ({'Aino': 0, 'Bertil': 0}, 'Aino', 'exchange 1')
+    """
 
     options: Mapping[str, Any]
     seats: list[str]
@@ -155,6 +180,12 @@ class ZeroChoice:
 
     The four's owner may still zero the opponents instead of scoring; the choice
     replaces the show's points, so the game goes back to before it.
+
+    >>> from scorer import new_game
+    >>> g = new_game("card_chicago", ["Aino", "Bertil"], {"zero_option": True})
+    >>> g.apply({"type": "show", "round": 1, "hands": {"Aino": "9S 9H 9D 9C 2S"}})
+    >>> g.raw_state.before_zero.kept.totals, g.raw_state.totals
+    ({'Aino': 0, 'Bertil': 0}, {'Aino': 7, 'Bertil': 0})
     """
 
     kept: CardChicagoState
@@ -190,7 +221,11 @@ def _new_deal(number: int, dealer: str, seats: Sequence[str], stopped: set[str])
 
 
 class CardChicagoRules(Rules[CardChicagoState]):
-    """The rules of Card Chicago with every option and decision of RULES.md §4."""
+    """The rules of Card Chicago with every option and decision of RULES.md §4.
+
+    >>> RULES.family, RULES.min_players, RULES.max_players, RULES.options["buy_stop"]
+    ('card_chicago', 2, 10, (46, 42, 41))
+    """
 
     family = "card_chicago"
     options = {"four_of_a_kind": (7, 8), "straight_flush": (8, 11),

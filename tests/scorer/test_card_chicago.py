@@ -2,6 +2,8 @@
 worked examples of seeds/001 and seeds/004."""
 from __future__ import annotations
 
+import doctest
+import importlib
 from typing import Any
 
 import pytest
@@ -709,3 +711,9 @@ def test_a_shown_hand_is_named_in_the_view() -> None:
     assert shown["hands"]["Aino"] == {"cards": FULL, "name": "full house, kings over nines"}
     assert shown["name"] == "full house, kings over nines"
     assert shown["best"] == "Aino" and shown["points"] == 6
+
+
+@pytest.mark.parametrize("module", ["scorer.cards", "scorer.card_chicago"])
+def test_the_docstring_examples_hold(module: str) -> None:
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
