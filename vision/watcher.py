@@ -12,7 +12,8 @@ The comparison with the last settled scene is what makes a hand that reaches in 
 leaves produce nothing; a big blob reaching in from the edge of the picture is taken for
 a hand, and the watcher waits for it to leave. A scene that changed only because dice
 were nudged (every die the same value, within half a die of where it lay) is no new roll
-either; a throw that lands on the same values elsewhere is.
+either; a throw that lands on the same values elsewhere is. An empty tray (the dice were
+picked up to be thrown again) is reported by nothing but the "moving" it took.
 """
 from __future__ import annotations
 
@@ -83,6 +84,12 @@ def _same_places(new: Any, old: Any) -> bool:
             return False
         olds.pop(near[0])
     return True
+
+
+def _is_empty(reading: Any) -> bool:
+    """A reading that found no dice at all."""
+    dice = getattr(reading, "dice", None)
+    return dice is not None and len(dice) == 0
 
 
 def _confidence(reading: Any) -> float:
@@ -239,6 +246,10 @@ class RollWatcher:
             # for long: only a change in the read values makes it a new roll.
             if reading is None or self.last_reading is None or same_values:
                 return []
+        elif _is_empty(reading):
+            # An empty tray: the dice were picked up for the next throw. Nothing to score.
+            self._scene, self.last_reading = small, reading
+            return []
         elif same_values and _same_places(reading, self.last_reading):
             # Every die shows the same face within half a die of where it lay: a hand
             # nudged them. Take the new picture as the reference, but it is no new roll.

@@ -161,6 +161,20 @@ def test_dice_nudged_by_a_hand_are_not_a_new_roll_but_a_new_throw_is() -> None:
     assert len(settled(events)) == 1 and values(settled(events)[0]) == [2, 3, 5]
 
 
+def test_dice_picked_up_for_the_next_throw_are_not_a_roll() -> None:
+    tray = SimulatedTray(seed=17, size=SIZE, dice=2)
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 2))
+    tray.roll([1, 1])
+    assert len(settled(run(watcher, stream(tray, 35)))) == 1
+    tray.roll(count=0)  # the dice leave the tray and stay out for a while
+    emptied = run(watcher, stream(tray, 20))
+    assert [e.kind for e in emptied] == ["moving"]
+    tray.roll([1, 1])
+    again = settled(run(watcher, stream(tray, 35)))
+    assert len(again) == 1 and values(again[0]) == [1, 1]
+
+
 def test_a_die_that_stops_late_delays_the_settle() -> None:
     for seed in (7, 8, 9):
         tray = SimulatedTray(seed=seed, size=SIZE, dice=3)
