@@ -216,9 +216,9 @@ def is_farkle(dice: Iterable[int], options: Mapping[str, Any] | None = None) -> 
 @lru_cache(maxsize=64)
 def _farkle_chance(table: Table, n: int) -> float:
     # Every one of the 6**n throws, counted; the sorted throw keys the score cache.
-    misses = sum(1 for throw in itertools.product(range(1, 7), repeat=n)
-                 if not _selections(table, tuple(sorted(throw))))
-    return misses / 6 ** n
+    throws = list(itertools.product(range(1, 7), repeat=n))
+    misses = sum(1 for throw in throws if not _selections(table, tuple(sorted(throw))))
+    return misses / len(throws)
 
 
 def farkle_chance(n: int, options: Mapping[str, Any] | None = None) -> float:

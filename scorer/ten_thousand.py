@@ -15,14 +15,15 @@ from the dice; they are never actions.
 """
 from __future__ import annotations
 
+import random
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .actions import Action
 from .errors import Refusal
-from .farkle_scoring import TWO_TRIPLETS, Table, farkle_chance, score_selection, scoring_dice, \
-    selections
+from .farkle_scoring import TWO_TRIPLETS, Table, farkle_chance, is_farkle, score_selection, \
+    scoring_dice, selections
 from .rules import Rules
 
 DICE = 6
@@ -175,7 +176,7 @@ class TenThousandRules(Rules[TenThousandState]):
     def _roll(self, state: TenThousandState, action: Action) -> None:
         turn, dice = state.turn, action.need_dice()
         turn.throws += 1
-        farkle = not scoring_dice(dice, state.options)
+        farkle = is_farkle(dice, state.options)
         state.last_throw = {"player": turn.player, "dice": list(dice), "farkle": farkle,
                             "action": action.index}
         if farkle:
@@ -432,14 +433,14 @@ class TenThousandRules(Rules[TenThousandState]):
 RULES = TenThousandRules()
 
 
-def _keep(state: TenThousandState, rng: Any) -> list[int]:
+def _keep(state: TenThousandState, rng: random.Random) -> list[int]:
     # Mostly the best choice, sometimes a smaller one, as players do to keep dice in hand.
     choices = selections(state.turn.throw or (), state.options)
     chosen = choices[0] if rng.random() < 0.6 else rng.choice(choices)
     return list(chosen[0])
 
 
-def _wants_to_bank(state: TenThousandState, rng: Any) -> bool:
+def _wants_to_bank(state: TenThousandState, rng: random.Random) -> bool:
     turn = state.turn
     player = turn.player
     if not state.opened[player] and turn.points < state.options["opening"]:
@@ -448,7 +449,7 @@ def _wants_to_bank(state: TenThousandState, rng: Any) -> bool:
     return rng.random() < 0.2 + risk
 
 
-def random_action(game: Any, rng: Any) -> dict[str, Any]:
+def random_action(game: Any, rng: random.Random) -> dict[str, Any]:
     """A legal action for the game's current state, for benchmarks and property tests.
 
     >>> import random
