@@ -24,8 +24,8 @@ from typing import Any, Mapping, Sequence
 
 from .actions import Action
 from .errors import Refusal
-from .pub_chicago_dice import (DEFAULT_ANNOUNCEMENT, Announcement, Result, is_chicago, is_sand,
-                               parse_announcement, value)
+from .pub_chicago_dice import (DEFAULT_ANNOUNCEMENT, Announcement, Result, best_and_worst,
+                               is_chicago, is_sand, parse_announcement, sand_outcome, value)
 from .pub_chicago_help import help_lines
 from .pub_chicago_match import Match, chicago_out, new_match, ring, settle
 from .rules import Rules
@@ -440,11 +440,29 @@ def _round_json(rnd: ThrowRound, announcement: Announcement | None) -> dict[str,
         "default_announcement": rnd.defaulted,
         "cap": rnd.cap if rnd.announcement is not None or rnd.turn.over else None,
         "results": [_result_json(r, announcement) for r in rnd.results],
+        **_standing(rnd.results, announcement),
         "out_by_chicago": list(rnd.chicago_out),
-        "turn": None if not rnd.order or rnd.pos >= len(rnd.order) else {
-            "player": rnd.turn.player, "throws": rnd.turn.throws, "kept": list(rnd.turn.kept),
-            "loose": list(rnd.turn.loose), "must_throw": rnd.turn.must_throw},
+        "turn": None if not rnd.order or rnd.pos >= len(rnd.order) else _turn_json(rnd.turn),
     }
+
+
+def _turn_json(turn: Turn) -> dict[str, Any]:
+    # After two sixes were turned the loose dice are back in the cup: none lie on the table.
+    return {"player": turn.player, "throws": turn.throws, "kept": list(turn.kept),
+            "loose": [] if turn.must_throw else list(turn.loose),
+            "must_throw": turn.must_throw}
+
+
+def _standing(results: Sequence[Result], announcement: Announcement | None) -> dict[str, Any]:
+    """Who is best and worst of the throw round so far (the scoreboard's highlight)."""
+    if announcement is None or not results:
+        return {"best": None, "worst": None}
+    if announcement.sand:
+        made, missed = sand_outcome(results)
+        worst = missed if missed is not None else results[-1]
+        return {"best": made.player if made else None, "worst": worst.player}
+    best, worst = best_and_worst(results, announcement)
+    return {"best": best.player, "worst": worst.player}
 
 
 def _announced(announcement: Announcement, cap: int) -> str:

@@ -117,7 +117,10 @@ def test_first_to_reach_the_best_is_best_and_last_to_reach_the_worst_is_worst(
 def test_the_tie_rules_in_a_played_round():
     # A 204, B 204 (matches but does not overtake), C 6·5·5 = 70, D 70 (later: worst).
     game = game_of(["A", "B", "C", "D"], match_length=1)
-    one_throw_round(game, "100 60 high", "A 1 1 4", "B 4 1 1", "C 6 5 5", "D 5 6 5")
+    play(game, "A 1 1 4", "A announces 100 60 high", "B 4 1 1", "C 6 5 5")
+    so_far = game.state()["round"]
+    assert (so_far["best"], so_far["worst"]) == ("A", "C")   # the scoreboard's highlight
+    play(game, "D 5 6 5")
     last = game.state()["last_round"]
     assert last["outcome"][0] == "A is best and safe"
     assert game.state()["round"]["leader"] == "D"   # the worst leads the next round
