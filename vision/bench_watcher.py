@@ -46,7 +46,8 @@ def bench_watcher(frames: int = 300) -> dict[str, object]:
             "motion_check_ms_640x480": _motion_check_ms((640, 480), frames),
         }
         tray = SimulatedTray(seed=2, size=(1280, 960), dice=5)
-        moving, resting = [], []
+        moving: list[float] = []
+        resting: list[float] = []
         for _ in range(4):
             tray.roll()
             for _ in range(30):

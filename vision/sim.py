@@ -192,7 +192,7 @@ def _build_tray(style: TrayStyle, size: Size) -> _Tray:
     full_w, full_h = size
     width, height = max(8, full_w // 2), max(8, full_h // 2)
     trng = np.random.default_rng(style.texture_seed)
-    img = np.empty((height, width, 3), np.float32)
+    img: np.ndarray = np.empty((height, width, 3), np.float32)
     img[:] = style.table
     m = style.margin * width
     rim = max(3.0, style.rim_width * width)
@@ -221,11 +221,11 @@ def _build_tray(style: TrayStyle, size: Size) -> _Tray:
     else:
         tex = cv2.GaussianBlur(trng.normal(0, 4, (sh, sw)).astype(np.float32), (0, 0), 3)
     tex = cv2.resize(tex, (fw, fh), interpolation=cv2.INTER_LINEAR)
-    floor = np.empty((fh, fw, 3), np.float32)
+    floor: np.ndarray = np.empty((fh, fw, 3), np.float32)
     floor[:] = style.floor
     floor += tex[..., None]
     # Ambient occlusion: the floor darkens towards the walls.
-    occ = np.zeros((sh, sw), np.float32)
+    occ: np.ndarray = np.zeros((sh, sw), np.float32)
     occ[2:-2, 2:-2] = 1.0
     occ = cv2.GaussianBlur(occ, (0, 0), max(1.0, min(sw, sh) * 0.02))
     occ = cv2.resize(occ, (fw, fh), interpolation=cv2.INTER_LINEAR)
@@ -261,7 +261,7 @@ class _Sprite:
     side: float  # top-face side in frame pixels
 
 
-def _rounded_square(img: np.ndarray, lo: float, hi: float, radius: float, colour: object) -> None:
+def _rounded_square(img: np.ndarray, lo: float, hi: float, radius: float, colour: float | tuple[float, ...]) -> None:
     """Fill a rounded square from ``lo`` to ``hi`` (both axes) with ``colour``."""
     r = max(1, int(round(radius)))
     a, b = int(round(lo)), int(round(hi))
@@ -278,7 +278,7 @@ def _make_sprite(value: int, look: DieLook, side: float, style: TrayStyle) -> _S
     s = side * _SUPER
     canvas = int(math.ceil(s)) + 6
     lo, hi = 3.0, 3.0 + s
-    colour = np.zeros((canvas, canvas, 3), np.float32)
+    colour: np.ndarray = np.zeros((canvas, canvas, 3), np.float32)
     alpha = np.zeros((canvas, canvas), np.float32)
     _rounded_square(alpha, lo, hi, style.corner * s, 1.0)
     # The rounded edges of a die seen from above catch less light than the flat top.
@@ -320,8 +320,8 @@ def _make_tilted_sprite(value: int, look: DieLook, side: float, lean: float, sty
     below = _make_sprite(neighbour, look, side, style)
     n = flat.rgba.shape[1]
     c, s = math.cos(math.radians(lean)), math.sin(math.radians(lean))
-    top = cv2.resize(flat.rgba, (n, max(2, round(n * c))), interpolation=cv2.INTER_AREA)
-    low = cv2.resize(below.rgba, (n, max(2, round(n * s))), interpolation=cv2.INTER_AREA)
+    top: np.ndarray = cv2.resize(flat.rgba, (n, max(2, round(n * c))), interpolation=cv2.INTER_AREA)
+    low: np.ndarray = cv2.resize(below.rgba, (n, max(2, round(n * s))), interpolation=cv2.INTER_AREA)
     low[..., :3] *= np.float32(0.6)
     rgba = np.ascontiguousarray(np.vstack([top, low]))
     return _Sprite(rgba=rgba, alpha=np.ascontiguousarray(rgba[..., 3]), side=side)
@@ -410,7 +410,9 @@ def _composite(
             continue
         dsize = (x1 - x0, y1 - y0)
         offsets = _motion_offsets(p.velocity)
-        layer = cv2.warpAffine(p.sprite.rgba, _die_matrix(p, (x0, y0), offsets[0]), dsize, flags=cv2.INTER_LINEAR)
+        layer: np.ndarray = cv2.warpAffine(
+            p.sprite.rgba, _die_matrix(p, (x0, y0), offsets[0]), dsize, flags=cv2.INTER_LINEAR
+        )
         for offset in offsets[1:]:
             layer += cv2.warpAffine(p.sprite.rgba, _die_matrix(p, (x0, y0), offset), dsize, flags=cv2.INTER_LINEAR)
         if len(offsets) > 1:

@@ -77,8 +77,8 @@ def test_truth_lies_in_frame_and_dice_do_not_overlap(seed: int) -> None:
         assert 0 <= x0 < die.center[0] < x1 <= size[0] and 0 <= y0 < die.center[1] < y1 <= size[1]
         if not die.tilted:
             # The box is the rotated square's extent, give or take antialiasing.
-            a = math.radians(die.angle)
-            extent = die.side * (abs(math.cos(a)) + abs(math.sin(a)))
+            turn = math.radians(die.angle)
+            extent = die.side * (abs(math.cos(turn)) + abs(math.sin(turn)))
             assert abs((x1 - x0) - extent) < 0.12 * die.side + 3
     for a, b in itertools.combinations(truth, 2):
         assert _overlap_depth(_footprint(a), _footprint(b)) < 0.5

@@ -55,7 +55,7 @@ def settled(events: list[WatchEvent]) -> list[WatchEvent]:
     return [e for e in events if e.kind == "settled"]
 
 
-def values(event: WatchEvent) -> list[int | None]:
+def values(event: WatchEvent) -> list[int]:
     assert isinstance(event.reading, FakeReading)
     return sorted(d.value or 0 for d in event.reading.dice)
 
