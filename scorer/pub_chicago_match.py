@@ -114,8 +114,9 @@ def settle(match: Match, results: Sequence[Result], announcement: Announcement,
 
     >>> m = new_match(["A", "B"], {"variant": "basis", "match_length": 1})
     >>> rs = [Result("A", (2, 3, 4), False, 1), Result("B", (5, 5, 4), False, 1)]
-    >>> settle(m, rs, Announcement(), False), m.finished, m.loser
-    ((None, ['B is best and safe', 'A loses the loser search and gets a stroke', 'A loses the match']), True, 'A')
+    >>> leader, lines = settle(m, rs, Announcement(), False)
+    >>> leader, lines[-1], m.finished, m.loser
+    (None, 'A loses the match', True, 'A')
     """
     live = [r for r in results if r.player in match.playing]
     if match.variant == "basis":
