@@ -36,8 +36,10 @@ MOST_PLAYERS = 10
 
 EXCHANGE_PHASES = ("exchange 1", "exchange 2", "exchange 3")
 TRICKS_PHASE, FINAL_PHASE, OVER_PHASE = "tricks", "final hands", "game over"
-#: The phase in which each show round is made.
-SHOW_PHASE = {1: "exchange 1", 2: "exchange 2", 3: FINAL_PHASE}
+#: The phases in which each show round may be entered. A round nobody shows may be
+#: left out of a file, so a later show (or the first trick) passes over it.
+SHOW_PHASES = {1: EXCHANGE_PHASES[:1], 2: EXCHANGE_PHASES[:2], 3: (FINAL_PHASE,)}
+BEFORE_TRICKS = EXCHANGE_PHASES
 
 
 def hand_points(value: HandValue, options: Mapping[str, Any]) -> int:
@@ -131,7 +133,7 @@ class Deal:
     order: list[str]                       # turn order: left of the dealer first
     stopped: list[str]                     # under buy stop: no exchanges this deal
     phase: str = EXCHANGE_PHASES[0]
-    exchanges: list[dict[str, int]] = field(default_factory=lambda: [{}])
+    exchanges: list[dict[str, int]] = field(default_factory=lambda: [{}, {}, {}])
     shows: list[Shown] = field(default_factory=list)
     caller: str | None = None
     chicago: str | None = None             # None, "called", "won" or "failed"
@@ -265,19 +267,17 @@ class CardChicagoRules(Rules[CardChicagoState]):
             raise Refusal(f"an exchange needs 'count', a whole number 0..5, not {count!r}")
         if player in deal.stopped:
             raise Refusal(f"{player} is under buy stop this deal and may not exchange cards")
-        if deal.caller is not None:
-            # Decision: a Chicago call closes the last exchange.
-            raise Refusal(f"{deal.caller} has called Chicago: the exchanges are over")
-        if player in deal.exchanges[-1]:
+        if player in deal.exchanges[deal.exchange - 1]:
             raise Refusal(f"{player} has already exchanged in exchange {deal.exchange}")
 
     def _verify_show(self, state: CardChicagoState, action: Action) -> None:
         deal = state.deal
         number = action.get("round")
-        if type(number) is not int or number not in SHOW_PHASE:
+        if type(number) is not int or number not in SHOW_PHASES:
             raise Refusal(f"a show needs 'round' 1, 2 or 3, not {number!r}")
-        if SHOW_PHASE[number] != deal.phase:
-            raise Refusal(f"hands of round {number} are not shown now: the deal is at "
+        if deal.phase not in SHOW_PHASES[number]:
+            when = "after the five tricks" if number == 3 else "before the tricks, once"
+            raise Refusal(f"hands of round {number} are shown {when}; the deal is at "
                           f"{deal.phase}{_due_show(deal)}")
         hands = action.get("hands")
         if not isinstance(hands, Mapping):
@@ -302,10 +302,8 @@ class CardChicagoRules(Rules[CardChicagoState]):
         deal, player = state.deal, _need_player(action)
         if deal.caller is not None:
             raise Refusal(f"{deal.caller} has already called Chicago this deal")
-        if deal.phase != EXCHANGE_PHASES[2]:
-            # Decision: the call is made after the second show, before the first trick.
-            raise Refusal(f"Chicago is called after round 2 is shown and before the first "
-                          f"trick, not at {deal.phase}")
+        if deal.phase not in BEFORE_TRICKS:
+            raise Refusal(f"Chicago is called before the first trick, not at {deal.phase}")
         need = state.options["chicago_from"]
         if state.totals[player] < need:
             raise Refusal(f"{player} has {state.totals[player]} points; calling Chicago "
@@ -313,7 +311,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
 
     def _verify_trick(self, state: CardChicagoState, action: Action) -> None:
         deal = state.deal
-        if deal.phase not in (EXCHANGE_PHASES[2], TRICKS_PHASE):
+        if deal.phase not in BEFORE_TRICKS + (TRICKS_PHASE,):
             raise Refusal(f"no trick is played now: the deal is at {deal.phase}"
                           f"{_due_show(deal)}")
         winner = action.get("winner")
@@ -346,7 +344,8 @@ class CardChicagoRules(Rules[CardChicagoState]):
             self._zero(state, action.player or "", choice)
             return
         if action.type == "exchange":
-            state.deal.exchanges[-1][action.player or ""] = action.get("count")
+            deal = state.deal
+            deal.exchanges[(deal.exchange or 1) - 1][action.player or ""] = action.get("count")
         elif action.type == "show":
             self._show(state, action.get("round"), dict(action.get("hands")))
         elif action.type == "call":
@@ -386,7 +385,6 @@ class CardChicagoRules(Rules[CardChicagoState]):
             self._end_deal(state)
         else:
             deal.phase = EXCHANGE_PHASES[shown.round]
-            deal.exchanges.append({})
 
     def _judge(self, options: Mapping[str, Any], shown: Shown) -> None:
         """Who scores in a show: the best hand with at least a pair, if it is alone."""
@@ -509,11 +507,13 @@ class CardChicagoRules(Rules[CardChicagoState]):
         deal = state.deal
         if state.finished:
             return None
-        if deal.exchange is not None:
+        if deal.exchange is not None and deal.caller is None:
+            # After a call the tricks are what comes next, though a late exchange is
+            # still accepted.
             waiting = _may_exchange(deal)
             if waiting:
                 return waiting[0]
-        if deal.phase in (EXCHANGE_PHASES[2], TRICKS_PHASE):
+        if deal.phase == EXCHANGE_PHASES[2] or deal.phase == TRICKS_PHASE:
             return deal.leader
         return None      # hands are entered for everyone at once
 
@@ -550,12 +550,12 @@ class CardChicagoRules(Rules[CardChicagoState]):
         if not state.finished:
             if deal.exchange is not None and _may_exchange(deal):
                 legal.append("exchange")
-            if deal.phase in SHOW_PHASE.values():
+            if _show_round(deal) is not None:
                 legal.append("show")
-            if deal.phase == EXCHANGE_PHASES[2] and deal.caller is None and any(
+            if deal.phase in BEFORE_TRICKS and deal.caller is None and any(
                     state.totals[p] >= state.options["chicago_from"] for p in state.seats):
                 legal.append("call")
-            if deal.phase in (EXCHANGE_PHASES[2], TRICKS_PHASE):
+            if deal.phase in BEFORE_TRICKS or deal.phase == TRICKS_PHASE:
                 legal.append("trick")
         if state.zero_ready is not None:
             legal.append("zero")
@@ -577,17 +577,18 @@ def _due_show(deal: Deal) -> str:
 
 
 def _show_round(deal: Deal) -> int | None:
-    for number, phase in SHOW_PHASE.items():
-        if phase == deal.phase:
+    for number, phases in SHOW_PHASES.items():
+        if deal.phase in phases:
             return number
     return None
 
 
 def _may_exchange(deal: Deal) -> list[str]:
     """Who may still exchange in the open exchange, in turn order."""
-    if deal.exchange is None or deal.caller is not None:
+    if deal.exchange is None:
         return []
-    return [p for p in deal.order if p not in deal.stopped and p not in deal.exchanges[-1]]
+    done = deal.exchanges[deal.exchange - 1]
+    return [p for p in deal.order if p not in deal.stopped and p not in done]
 
 
 def _summary(state: CardChicagoState) -> dict[str, Any]:
@@ -659,7 +660,8 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
                   "52 or more without one is reset to 0; the highest total wins, ties play "
                   "on."}[options["win_needs_chicago"]],
         "Decision: exchanges may be entered in any order (each player once per exchange) or "
-        "left out; a Chicago call is made after round 2 is shown and closes the exchanges.",
+        "left out; a show nobody makes may be left out too (the next show or the first "
+        "trick passes over it).",
         "Decision: a show lists the hands of the players who show; the same card may not be "
         "in two hands, and after the tricks not in the hand of a player other than the one "
         "it took a trick for.",
@@ -704,12 +706,19 @@ def random_action(game: Any, rng: Any) -> dict[str, Any]:
     exchangers = _may_exchange(deal)
     if exchangers and rng.random() < 0.5:
         return {"type": "exchange", "player": rng.choice(exchangers), "count": rng.randint(0, 5)}
-    if deal.phase in SHOW_PHASE.values():
-        return {"type": "show", "round": _show_round(deal), "hands": _random_hands(state, rng)}
     callers = [p for p in deal.order if state.totals[p] >= state.options["chicago_from"]]
-    if deal.phase == EXCHANGE_PHASES[2] and deal.caller is None and callers \
-            and rng.random() < 0.2:
-        return {"type": "call", "player": rng.choice(callers)}
+    if deal.phase in BEFORE_TRICKS and deal.caller is None and callers:
+        # Calls come after the last exchange as a rule, now and then earlier.
+        if rng.random() < (0.2 if deal.phase == EXCHANGE_PHASES[2] else 0.02):
+            return {"type": "call", "player": rng.choice(callers)}
+    due = _show_round(deal)
+    if due is not None and rng.random() < 0.95:
+        # Mostly the show that is due; now and then a round nobody shows is left out.
+        skip = due < 2 and deal.phase == EXCHANGE_PHASES[0] and rng.random() < 0.05
+        number = due + 1 if skip else due
+        return {"type": "show", "round": number, "hands": _random_hands(state, rng)}
+    if due == 3:
+        return {"type": "show", "round": 3, "hands": _random_hands(state, rng)}
     return _random_trick(state, rng)
 
 

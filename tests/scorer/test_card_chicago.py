@@ -182,8 +182,8 @@ def test_phases_of_a_deal_and_what_is_legal() -> None:
         state = g.state()
         seen.append((state["deal"]["phase"], state["next"]["actions"]))
         g.apply(action)
-    assert seen[0] == ("exchange 1", ["exchange", "show"])
-    assert seen[2] == ("exchange 2", ["exchange", "show", "undo"])
+    assert seen[0] == ("exchange 1", ["exchange", "show", "trick"])
+    assert seen[2] == ("exchange 2", ["exchange", "show", "trick", "undo"])
     assert seen[3] == ("exchange 3", ["exchange", "trick", "undo"])   # nobody has 15
     assert seen[4] == ("tricks", ["trick", "undo"])
     assert seen[-1] == ("final hands", ["show", "undo"])
@@ -246,7 +246,7 @@ def test_exchanges_are_recorded_once_each_and_may_be_left_out() -> None:
     refused(g, {"type": "exchange", "player": "Bertil", "count": 1}, "already exchanged")
     show(g, 1, {})
     g.apply({"type": "exchange", "player": "Bertil", "count": 1})   # a new exchange
-    assert g.state()["deal"]["exchanges"] == [{"Cecilia": 5, "Bertil": 0}, {"Bertil": 1}]
+    assert g.state()["deal"]["exchanges"] == [{"Cecilia": 5, "Bertil": 0}, {"Bertil": 1}, {}]
 
 
 @pytest.mark.parametrize("count", [-1, 6, 2.0, "2", True, None])
@@ -306,7 +306,7 @@ def test_a_failed_chicago_ends_the_deal_at_the_first_lost_trick() -> None:
     assert score(g) == {"Aino": 29 - 15, "Bertil": 2}
     assert state["deals"][-1]["chicago"] == "failed"
     assert state["deal"]["number"] == 3 and state["deal"]["phase"] == "exchange 1"
-    refused(g, {"type": "show", "round": 3, "hands": {"Bertil": FULL}}, "not shown now")
+    refused(g, {"type": "show", "round": 3, "hands": {"Bertil": FULL}}, "after the five tricks")
 
 
 def test_seed_001_example_failed_call_loses_on_the_third_trick() -> None:
@@ -334,19 +334,33 @@ def test_who_leads_after_a_call(lead: str, leader: str) -> None:
 
 def test_one_call_per_deal_and_only_before_the_first_trick() -> None:
     g = game(ABC, chicago_from=0)
-    refused(g, {"type": "call", "player": "Aino"}, "after round 2 is shown")
-    show(g, 1, {})
-    refused(g, {"type": "call", "player": "Aino"}, "after round 2 is shown")
-    show(g, 2, {})
-    g.apply({"type": "call", "player": "Cecilia"})
+    g.apply({"type": "call", "player": "Cecilia"})       # any time before the first trick
     refused(g, {"type": "call", "player": "Aino"}, "Cecilia has already called")
-    # Decision: the call closes the last exchange.
-    refused(g, {"type": "exchange", "player": "Aino", "count": 1}, "exchanges are over")
+    show(g, 1, {})
+    g.apply({"type": "exchange", "player": "Aino", "count": 1})
+    show(g, 2, {})
+    refused(g, {"type": "call", "player": "Aino"}, "Cecilia has already called")
+    assert "call" not in g.state()["next"]["actions"]
     g2 = game(ABC, chicago_from=0)
     show(g2, 1, {})
     show(g2, 2, {})
     g2.apply({"type": "trick", "winner": "Aino"})
     refused(g2, {"type": "call", "player": "Aino"}, "before the first trick")
+
+
+def test_a_show_nobody_makes_may_be_left_out() -> None:
+    g = game()
+    show(g, 2, {"Aino": PAIR})                          # nobody showed in round 1
+    assert g.state()["deal"]["phase"] == "exchange 3" and score(g)["Aino"] == 1
+    refused(g, {"type": "show", "round": 1, "hands": {}}, "before the tricks, once")
+    refused(g, {"type": "show", "round": 2, "hands": {}}, "before the tricks, once")
+    g2 = game()
+    refused(g2, {"type": "show", "round": 3, "hands": {}}, "after the five tricks")
+    tricks(g2, ["Bertil"])                              # nobody showed in rounds 1 and 2
+    refused(g2, {"type": "show", "round": 2, "hands": {}}, "before the tricks, once")
+    tricks(g2, ["Bertil"] * 4)
+    show(g2, 3, {"Bertil": TRIPS})
+    assert score(g2) == {"Aino": 0, "Bertil": 5 + 3}
 
 
 # -- buy stop ------------------------------------------------------------------------------
@@ -603,7 +617,7 @@ def test_zero_only_with_the_option_and_only_at_once() -> None:
     ({"type": "trick"}, "winner None is not in the game"),
     ({"type": "trick", "winner": "Aino", "card": "1S"}, "'1S' is not a card"),
     ({"type": "trick", "winner": "Aino", "card": "AS AH"}, "is not a card"),
-    ({"type": "show", "round": 3, "hands": {}}, "not shown now"),
+    ({"type": "show", "round": 3, "hands": {}}, "after the five tricks"),
 ])
 def test_illegal_trick_actions(action: dict[str, Any], reason: str) -> None:
     g = game()
@@ -633,15 +647,14 @@ def test_illegal_hands(hands: dict[str, Any], reason: str) -> None:
 
 
 @pytest.mark.parametrize("action, reason", [
-    ({"type": "show", "round": 2, "hands": {}}, "round 1 is shown next"),
+    ({"type": "show", "round": 3, "hands": {}}, "(round 1 is shown next)"),
     ({"type": "show", "round": 4, "hands": {}}, "'round' 1, 2 or 3"),
     ({"type": "show", "round": True, "hands": {}}, "'round' 1, 2 or 3"),
     ({"type": "show", "round": 1.0, "hands": {}}, "'round' 1, 2 or 3"),
     ({"type": "show", "hands": {}}, "'round' 1, 2 or 3"),
     ({"type": "show", "round": 1}, "needs 'hands'"),
     ({"type": "show", "round": 1, "hands": ["AS KS QS JS TS"]}, "needs 'hands'"),
-    ({"type": "trick", "winner": "Aino"}, "no trick is played now"),
-    ({"type": "call", "player": "Aino"}, "after round 2 is shown"),
+    ({"type": "call", "player": "Aino"}, "Aino has 0 points; calling Chicago needs at least 15"),
     ({"type": "call"}, "needs 'player'"),
     ({"type": "exchange", "count": 1}, "needs 'player'"),
     ({"type": "exchange", "player": "Cecilia", "count": 1}, "unknown player 'Cecilia'"),
