@@ -357,6 +357,14 @@ class PubChicagoRules(Rules[PubChicagoState]):
         if leader is not None:
             state.round = _new_round(state, leader, rnd.number + 1)
 
+    def turn_key(self, state: PubChicagoState) -> Any:
+        """A turn is one player's throws in one throw round of the game.
+
+        >>> RULES.turn_key(RULES.start(["A", "B"], {"variant": "basis", "match_length": 3}))
+        (0, 0)
+        """
+        return (state.rounds_played, state.round.pos)
+
     def end_turn(self, state: PubChicagoState) -> bool:
         """End the current turn as it stands; a leader who had not announced yet gets the
         default announcement (ones 100, sixes 60, high: decision).

@@ -685,7 +685,9 @@ def test_a_correction_that_drops_the_announcement_values_the_round_by_default():
     assert game.state()["loser"] == "B"      # low: A's 5 beats B's 18
     game.apply({"type": "correct", "action": 0, "dice": [6, 5, 3]})
     state = game.state()
-    assert [d["type"] for d in state["dropped"]] == ["turn_sixes", "roll", "announce"]
+    # B's closing done was logged while B's turn was still open; replayed, B's turn ended
+    # with the throw that reached the new cap, so the done belongs to an ended turn.
+    assert [d["type"] for d in state["dropped"]] == ["turn_sixes", "roll", "announce", "done"]
     assert state["last_round"]["default_announcement"] is True
     assert state["loser"] == "A"             # ones 100, sixes 60, high: 68 < 180
 
@@ -698,8 +700,10 @@ def test_a_correction_that_shortens_the_cap_drops_the_later_throws():
     state = game.state()
     # The leader's second throw is now illegal and the core drops the rest of that turn,
     # the announcement with it: the round is valued by the default announcement.
+    # C's done came when C still had a second throw; with the cap at 1 C's turn ends
+    # with the first throw, so that done is dropped with it.
     assert [(d["action"], d["type"]) for d in state["dropped"]] == [
-        (1, "roll"), (2, "announce"), (4, "roll")]
+        (1, "roll"), (2, "announce"), (4, "roll"), (6, "done")]
     assert state["last_round"]["default_announcement"] is True
     assert state["last_round"]["results"][0]["chicago"] is True
     assert [r["dice"] for r in state["last_round"]["results"]] == [[1, 1, 1], [2, 2, 2],
