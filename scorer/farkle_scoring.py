@@ -25,7 +25,7 @@ import itertools
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, TypeAlias
 
 #: The scoring options of GAMEFILE.md and their defaults; other options are ignored here.
 DEFAULTS: Mapping[str, Any] = {
@@ -57,12 +57,14 @@ class Table:
     zilch: bool = False
 
     @classmethod
-    def of(cls, options: Mapping[str, Any] | None = None) -> "Table":
+    def of(cls, options: Options = None) -> "Table":
         """The table for a game's options (missing keys take their defaults).
 
         >>> Table.of().straight, Table.of({"straight": 2000}).straight
         (1500, 2000)
         """
+        if isinstance(options, Table):
+            return options
         given = {**DEFAULTS, **(options or {})}
         return cls(**{key: given[key] for key in DEFAULTS})
 
@@ -83,6 +85,10 @@ class Table:
         (1600, 800)
         """
         return self.three_of_a_kind(face) * MULTIPLES[self.multiples][count]
+
+
+#: A game's options (missing keys take their defaults), or a ``Table`` already made of them.
+Options: TypeAlias = "Mapping[str, Any] | Table | None"
 
 
 def _face_points(table: Table, face: int, count: int) -> int | None:
@@ -141,7 +147,7 @@ def _best(table: Table, dice: Selection) -> int | None:
     return max(candidates, default=None)
 
 
-def score_selection(dice: Iterable[int], options: Mapping[str, Any] | None = None) -> int | None:
+def score_selection(dice: Iterable[int], options: Options = None) -> int | None:
     """The points of dice set aside from one throw, by their best valid partition.
 
     None when some die belongs to no scoring combination; an empty selection is 0.
@@ -180,7 +186,7 @@ def _selections(table: Table, throw: Selection) -> tuple[tuple[Selection, int], 
     return tuple(found)
 
 
-def selections(dice: Iterable[int], options: Mapping[str, Any] | None = None
+def selections(dice: Iterable[int], options: Options = None
                ) -> list[tuple[Selection, int]]:
     """The legal selections of a throw with their points, the best first; empty for a farkle.
 
@@ -194,7 +200,7 @@ def selections(dice: Iterable[int], options: Mapping[str, Any] | None = None
     return list(_selections(Table.of(options), tuple(sorted(dice))))
 
 
-def scoring_dice(dice: Iterable[int], options: Mapping[str, Any] | None = None) -> Selection:
+def scoring_dice(dice: Iterable[int], options: Options = None) -> Selection:
     """Every die of a throw that can score (what Zilch makes a player set aside); () for a farkle.
 
     >>> scoring_dice([1, 5, 2, 2, 2, 3])
@@ -204,7 +210,7 @@ def scoring_dice(dice: Iterable[int], options: Mapping[str, Any] | None = None) 
     return max((chosen for chosen, _ in found), key=len, default=())
 
 
-def is_farkle(dice: Iterable[int], options: Mapping[str, Any] | None = None) -> bool:
+def is_farkle(dice: Iterable[int], options: Options = None) -> bool:
     """Whether a throw has no scoring die at all.
 
     >>> is_farkle([2, 3, 4, 6, 6, 2]), is_farkle([2, 2, 3, 3, 4, 4])
@@ -221,7 +227,7 @@ def _farkle_chance(table: Table, n: int) -> float:
     return misses / len(throws)
 
 
-def farkle_chance(n: int, options: Mapping[str, Any] | None = None) -> float:
+def farkle_chance(n: int, options: Options = None) -> float:
     """The chance that a throw of ``n`` dice (1 to 6) scores nothing, over every throw.
 
     >>> round(100 * farkle_chance(6), 2), round(100 * farkle_chance(1), 2)

@@ -71,6 +71,7 @@ class TenThousandState:
     """Where a game of 10000 stands."""
 
     options: Mapping[str, Any]
+    table: Table                   # the scoring options, made once for the whole game
     seats: list[str]
     scores: dict[str, int]
     opened: dict[str, bool]
@@ -112,7 +113,8 @@ class TenThousandRules(Rules[TenThousandState]):
 
     def start(self, players: Sequence[str], options: Mapping[str, Any]) -> TenThousandState:
         return TenThousandState(
-            options=options, seats=list(players), scores={p: 0 for p in players},
+            options=options, table=Table.of(options), seats=list(players),
+            scores={p: 0 for p in players},
             opened={p: False for p in players}, farkles={p: 0 for p in players},
             turn=Turn(players[0]))
 
@@ -148,12 +150,12 @@ class TenThousandRules(Rules[TenThousandState]):
         missing = Counter(dice) - Counter(throw)
         if missing:
             raise Refusal(f"{sorted(missing.elements())} not in the latest throw {list(throw)}")
-        if score_selection(dice, state.options) is None:
+        if score_selection(dice, state.table) is None:
             raise Refusal(f"{sorted(dice)} does not score: every die set aside must belong to "
                           "a scoring combination")
-        every = scoring_dice(throw, state.options)
-        if state.options["zilch"] and tuple(sorted(dice)) != every:
-            raise Refusal(f"Zilch: every scoring die of the throw must be set aside {list(every)}")
+        if state.table.zilch and tuple(sorted(dice)) != scoring_dice(throw, state.table):
+            every = list(scoring_dice(throw, state.table))
+            raise Refusal(f"Zilch: every scoring die of the throw must be set aside {every}")
 
     def _verify_bank(self, state: TenThousandState, action: Action) -> None:
         turn = state.turn
@@ -176,7 +178,7 @@ class TenThousandRules(Rules[TenThousandState]):
     def _roll(self, state: TenThousandState, action: Action) -> None:
         turn, dice = state.turn, action.need_dice()
         turn.throws += 1
-        farkle = is_farkle(dice, state.options)
+        farkle = is_farkle(dice, state.table)
         state.last_throw = {"player": turn.player, "dice": list(dice), "farkle": farkle,
                             "action": action.index}
         if farkle:
@@ -186,7 +188,7 @@ class TenThousandRules(Rules[TenThousandState]):
 
     def _set_aside(self, state: TenThousandState, dice: tuple[int, ...]) -> None:
         turn = state.turn
-        points = score_selection(dice, state.options) or 0
+        points = score_selection(dice, state.table) or 0
         turn.kept.append(Kept(tuple(sorted(dice)), points))
         turn.points += points
         turn.dice_left -= len(dice)
@@ -352,7 +354,7 @@ class TenThousandRules(Rules[TenThousandState]):
             "throw": None if turn.throw is None else list(turn.throw),
             "choices": [] if turn.throw is None else [
                 {"dice": list(chosen), "points": points}
-                for chosen, points in selections(turn.throw, state.options)],
+                for chosen, points in selections(turn.throw, state.table)],
             "needs_to_open": 0 if opened else max(0, state.options["opening"] - turn.points),
         }
 
@@ -435,7 +437,7 @@ RULES = TenThousandRules()
 
 def _keep(state: TenThousandState, rng: random.Random) -> list[int]:
     # Mostly the best choice, sometimes a smaller one, as players do to keep dice in hand.
-    choices = selections(state.turn.throw or (), state.options)
+    choices = selections(state.turn.throw or (), state.table)
     chosen = choices[0] if rng.random() < 0.6 else rng.choice(choices)
     return list(chosen[0])
 
@@ -445,18 +447,27 @@ def _wants_to_bank(state: TenThousandState, rng: random.Random) -> bool:
     player = turn.player
     if not state.opened[player] and turn.points < state.options["opening"]:
         return rng.random() < 0.1   # a bank below the opening is legal, if rarely wise
-    risk = farkle_chance(turn.dice_left, state.options)
+    risk = farkle_chance(turn.dice_left, state.table)
     return rng.random() < 0.2 + risk
 
 
-def random_action(game: Any, rng: random.Random) -> dict[str, Any]:
+def random_action(game: Any, rng: random.Random, banking: bool = True) -> dict[str, Any]:
     """A legal action for the game's current state, for benchmarks and property tests.
+
+    The player keeps mostly the best dice and banks more often the likelier a farkle is.
+    With ``banking=False`` nobody ever banks: every turn ends in a farkle, so the game
+    never ends and reaches any length (what a 10,000-action benchmark needs).
 
     >>> import random
     >>> from scorer import new_game
-    >>> g = new_game("ten_thousand", ["A", "B"])
+    >>> g, rng = new_game("ten_thousand", ["A", "B"]), random.Random(1)
     >>> for _ in range(20):
-    ...     g.apply(random_action(g, random.Random(1)))
+    ...     g.apply(random_action(g, rng))
+    >>> g = new_game("ten_thousand", ["A", "B"])
+    >>> for _ in range(500):
+    ...     g.apply(random_action(g, rng, banking=False))
+    >>> g.state()["finished"], [p["score"] for p in g.state()["players"]]
+    (False, [0, 0])
     """
     state: TenThousandState = game.raw_state
     player = state.current()
@@ -465,7 +476,7 @@ def random_action(game: Any, rng: random.Random) -> dict[str, Any]:
     kinds = RULES.legal_types(state)
     if kinds == ["set_aside"]:
         return {"type": "set_aside", "player": player, "dice": _keep(state, rng)}
-    if "bank" in kinds and _wants_to_bank(state, rng):
+    if banking and "bank" in kinds and _wants_to_bank(state, rng):
         return {"type": "bank", "player": player}
     return {"type": "roll", "player": player,
             "dice": [rng.randint(1, 6) for _ in range(state.turn.dice_left)]}
