@@ -597,6 +597,19 @@ def test_zero_after_the_final_hands() -> None:
     assert g.state()["deals"][-1]["number"] == 2
 
 
+def test_undoing_a_zero_gives_back_the_points_and_the_choice() -> None:
+    g = game(zero_option=True)
+    deal(g, {"Bertil": FLUSH}, r3={})                          # Bertil 5 + 5
+    show(g, 1, {"Aino": FOUR})
+    before = g.state()
+    g.apply({"type": "zero", "player": "Aino"})
+    assert score(g) == {"Aino": 0, "Bertil": 0}
+    g.apply({"type": "undo"})
+    after = g.state()
+    assert score(g) == {"Aino": 7, "Bertil": 10}
+    assert after["zero"] == "Aino" and after["deal"] == before["deal"]
+
+
 def test_zero_only_with_the_option_and_only_at_once() -> None:
     g = game()
     show(g, 1, {"Aino": FOUR})

@@ -36,7 +36,7 @@ def play(game: Game, rng: random.Random, steps: int) -> None:
         game.apply(action)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(options=option_sets, players=tables, seed=st.integers(0, 2**32), steps=st.integers(1, 70))
 def test_undo_after_any_action_gives_the_state_before_it(
         options: dict[str, Any], players: list[str], seed: int, steps: int) -> None:
@@ -54,7 +54,7 @@ def test_undo_after_any_action_gives_the_state_before_it(
         game.apply(action)               # and on with the game
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(options=option_sets, players=tables, seed=st.integers(0, 2**32),
        steps=st.integers(1, 400))
 def test_a_game_equals_its_exported_file_read_back(
@@ -66,7 +66,7 @@ def test_a_game_equals_its_exported_file_read_back(
     assert again.log == game.log
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=40, deadline=None)
 @given(options=option_sets, players=tables, seed=st.integers(0, 2**32),
        steps=st.integers(1, 400))
 def test_the_totals_are_the_sum_of_the_deals(
