@@ -72,6 +72,7 @@ class Table:
                  reader: Callable[[Any], Any] | None = None,
                  watcher_factory: Callable[[Callable[[Any], Any]], Any] | None = None,
                  demo: bool = False, demo_interval: float = 5.0, demo_fix_after: float = 3.0,
+                 demo_missed_after: float = 6.0,
                  camera_message: str | None = None) -> None:
         self.store = store
         self.camera = camera
@@ -79,6 +80,7 @@ class Table:
         self.demo = demo
         self.demo_interval = demo_interval
         self.demo_fix_after = demo_fix_after
+        self.demo_missed_after = demo_missed_after
         self._lock = threading.RLock()
         self._reader = reader
         self._watcher_factory = watcher_factory
@@ -364,9 +366,9 @@ class Table:
                                                      player=nxt["player"], note=str(exc))
                 self._publish(revision)
 
-    def _camera_moving(self) -> None:
+    def _camera_moving(self, moving: bool) -> None:
         with self._lock:
-            self._camera_status["moving"] = True
+            self._camera_status["moving"] = moving
             self._publish(self.store.bump())
 
     def _serve(self) -> None:
@@ -389,9 +391,13 @@ class Table:
                 try:
                     for event in watcher.feed(frame):
                         if event.kind == "moving":
-                            self._camera_moving()
-                        elif event.kind == "settled":
+                            self._camera_moving(True)
+                        elif event.kind == "settled" and event.reading is not None:
                             self.handle_reading(event.reading)
+                    # The watcher may end a movement with no reading (the dice were picked
+                    # up, a hand came and went): the screens stop saying "rolling".
+                    if self._camera_status["moving"] and getattr(watcher, "moving", True) is False:
+                        self._camera_moving(False)
                 except Exception as exc:  # noqa: BLE001 - a bad frame must not stop the table
                     log.exception("reading a frame failed")
                     with self._lock:
@@ -420,7 +426,14 @@ class Table:
                     self._demo_fix(reading)
                 return
             nxt = st["game"]["next"]
-            busy = self._rolled_at is not None and now - self._rolled_at < 10
+            if self._rolled_at is not None and now - self._rolled_at > self.demo_missed_after:
+                # The camera missed the throw: the family enters what lies in the tray.
+                self._rolled_at = None
+                truth = [int(t.value) for t in getattr(getattr(self.camera, "tray", None), "truth", ())]
+                if nxt.get("player") and len(truth) == nxt.get("dice"):
+                    self.hand_roll(truth)
+                return
+            busy = self._rolled_at is not None
             if nxt.get("player") and not busy and now - self._last_scored > self.demo_interval:
                 self.roll_for_me()
 
@@ -460,11 +473,6 @@ def _default_reader() -> Callable[[Any], Any]:
 
 
 def _default_watcher_factory() -> Callable[[Callable[[Any], Any]], Any]:
-    try:
-        from vision.watcher import RollWatcher
-    except ImportError:
-        # Until vision.watcher lands, a simple frame-difference watcher stands in.
-        from web.motion import MotionWatcher
+    from vision.watcher import RollWatcher
 
-        return lambda read: MotionWatcher(read=read, settle_frames=3)
     return lambda read: RollWatcher(read=read, settle_frames=3)
