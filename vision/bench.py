@@ -1,0 +1,141 @@
+"""``make bench`` for the reader: speed (one thread, decoding excluded) and accuracy.
+
+Times :func:`vision.reader.read_dice` on the shared photos' check split and on
+simulated 1280×960 and 640×480 tray frames, without and with a calibration, and the
+classic recipe (:mod:`vision.baseline`) on the same photos, with both accuracies and the
+speed ratio. Includes the roll watcher's numbers when ``vision.bench_watcher`` exists.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration import Calibration
+from vision.baseline import read_baseline
+from vision.evaluate import evaluate, select
+from vision.reader import DieRead, Reading, read_dice
+
+FOLDERS = ("byler-d6", "matteop65-oblique")
+
+
+def _datasets() -> Path:
+    env = os.environ.get("DICETRAY_DATASETS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
+
+def _baseline_reader(image: np.ndarray, _cal: Calibration | None) -> Reading:
+    start = time.perf_counter()
+    dice = tuple(DieRead(d.value, d.center, d.box, 1.0, False, None) for d in read_baseline(image))
+    return Reading(dice, (time.perf_counter() - start) * 1000.0)
+
+
+def _train_face(folder: Path) -> float:
+    """A calibration's die size for a folder, measured on its train split only."""
+    sides = []
+    for im in select(folder, "train"):
+        for d in im.dice:
+            w, h = d.box[2] - d.box[0], d.box[3] - d.box[1]
+            # byler boxes hold the whole die; matteop boxes the pip cluster (see training).
+            sides.append(0.85 * min(w, h) if folder.name == "byler-d6" else 1.45 * max(w, h))
+    return float(np.median(sides))
+
+
+def _sim_frames(size: tuple[int, int], n: int) -> list[tuple[np.ndarray, Calibration, list[int], list[int]]]:
+    from vision.sim import TrayStyle, render_tray
+
+    out = []
+    rng = np.random.default_rng(12345)
+    for _ in range(n):
+        style = TrayStyle.random(rng, size)
+        values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(2, 7)))]
+        image, truth = render_tray(rng, values, size, style=style)
+        m = style.margin * size[0]
+        cal = Calibration.from_rect(m, m, size[0] - m, size[1] - m,
+                                    die_size_px=float(np.median([d.side for d in truth])))
+        out.append((image, cal, values, [d.value for d in truth]))
+    return out
+
+
+def _time(images: list[tuple[np.ndarray, Calibration | None]]) -> list[float]:
+    ms = []
+    for image, cal in images:
+        start = time.perf_counter()
+        read_dice(image, cal)
+        ms.append((time.perf_counter() - start) * 1000.0)
+    return ms
+
+
+def _stats(ms: list[float]) -> dict[str, float]:
+    return {"ms_median": round(statistics.median(ms), 2), "ms_mean": round(statistics.fmean(ms), 2),
+            "images": len(ms)}
+
+
+def run() -> dict[str, Any]:
+    """Measure and return the reader's benchmark as a JSON-able dict."""
+    previous = cv2.getNumThreads()
+    cv2.setNumThreads(1)
+    try:
+        return _run()
+    finally:
+        cv2.setNumThreads(previous)
+
+
+def _run() -> dict[str, Any]:
+    out: dict[str, Any] = {"threads": 1}
+    root = _datasets()
+    # Warm up: the first call loads the models.
+    read_dice(np.zeros((480, 640, 3), np.uint8))
+    folders = [root / f for f in FOLDERS if (root / f / "labels.json").is_file()]
+    if folders:
+        photos: dict[str, Any] = {}
+        for folder in folders:
+            ims = [cv2.imread(str(folder / im.file)) for im in select(folder, "check")]
+            cal = Calibration(die_size_px=_train_face(folder))
+            reader = evaluate([folder], "check")["folders"][folder.name]
+            base = evaluate([folder], "check", reader=_baseline_reader)["folders"][folder.name]
+            no_cal = _stats(_time([(im, None) for im in ims]))
+            with_cal = _stats(_time([(im, cal) for im in ims]))
+            photos[folder.name] = {
+                "reader": {"accuracy": round(reader["accuracy"], 4),
+                           "image_accuracy": round(reader["image_accuracy"], 4),
+                           "confident_misreads": reader["confident_misreads"],
+                           "without_calibration": no_cal, "with_calibration": with_cal},
+                "baseline": {"accuracy": round(base["accuracy"], 4),
+                             "image_accuracy": round(base["image_accuracy"], 4),
+                             "ms_median": round(base["ms_median"], 2)},
+                "baseline_over_reader_speed": round(base["ms_median"] / no_cal["ms_median"], 2),
+            }
+        out["photos_check_split"] = photos
+    else:
+        out["photos_check_split"] = f"skipped: no labelled photos at {root}"
+    for size in ((1280, 960), (640, 480)):
+        frames = _sim_frames(size, 20)
+        right = sum(sorted(read_dice(im, None).values) == sorted(v) for im, _c, v, _t in frames)
+        right_cal = sum(sorted(read_dice(im, c).values) == sorted(v) for im, c, v, _t in frames)
+        base_ms = []
+        for im, _c, _v, _t in frames:
+            start = time.perf_counter()
+            read_baseline(im)
+            base_ms.append((time.perf_counter() - start) * 1000.0)
+        out[f"sim_{size[0]}x{size[1]}"] = {
+            "without_calibration": _stats(_time([(im, None) for im, *_ in frames])),
+            "with_calibration": _stats(_time([(im, c) for im, c, *_ in frames])),
+            "frames_read_right": f"{right}/{len(frames)}",
+            "frames_read_right_with_calibration": f"{right_cal}/{len(frames)}",
+            "baseline_ms_median": round(statistics.median(base_ms), 2),
+        }
+    try:
+        watcher = importlib.import_module("vision.bench_watcher")
+    except ModuleNotFoundError as exc:
+        if exc.name != "vision.bench_watcher":
+            raise
+    else:
+        out["watcher"] = watcher.bench_watcher()
+    return out

@@ -1,0 +1,47 @@
+"""Read a die's top face: the crop classifier (``models/classifier.onnx``).
+
+Classes 0-5 are values 1-6; 6 is "not a die centre" (a detector false alarm: a pen,
+a hand, a corner between dice); 7 is "tilted" (a die leaning on the wall).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.crops import CROP_PX, cut
+
+MODEL = Path(__file__).resolve().parent / "models" / "classifier.onnx"
+NOT_DIE = 6
+TILTED = 7
+
+
+@lru_cache(maxsize=1)
+def _net() -> cv2.dnn.Net:
+    return cv2.dnn.readNetFromONNX(str(MODEL))
+
+
+def available() -> bool:
+    """Whether the classifier model is in this checkout."""
+    return MODEL.is_file()
+
+
+def crops_of(image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
+    """The classifier's crops for ``(x, y, face)`` dice, as a stack of BGR images."""
+    if not centres:
+        return np.zeros((0, CROP_PX, CROP_PX, 3), np.uint8)
+    return np.stack([cut(image, x, y, f) for x, y, f in centres])
+
+
+def classify(crops: np.ndarray) -> np.ndarray:
+    """Class probabilities (n, 8) for a stack of crops."""
+    if len(crops) == 0:
+        return np.zeros((0, 8), np.float32)
+    blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+    net = _net()
+    net.setInput(np.ascontiguousarray(blob))
+    logits = net.forward().reshape(len(crops), -1)
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)

@@ -1,0 +1,98 @@
+"""Find dice: the die-centre network (``models/detector.onnx``) and its decoding.
+
+The frame (or, with a calibration, the tray's bounding box) is shrunk so the long
+side is :data:`LONG_SIDE` px, or so a calibrated die is :data:`CAL_DIE_PX` px. The
+network returns, at a quarter of that resolution, a die-centre heatmap, the log of the
+top face's size and the centre's sub-cell offset; local maxima above
+:data:`PEAK_THRESHOLD` are dice.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration import Calibration
+
+MODEL = Path(__file__).resolve().parent / "models" / "detector.onnx"
+STRIDE = 4
+LONG_SIDE = 320
+CAL_DIE_PX = 18.0  # with a known die size, shrink so a die face is this big
+PEAK_THRESHOLD = 0.3  # heat a peak needs to be a candidate (fixed on the train split)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A possible die: top-face centre and face size in frame pixels, and the heat."""
+
+    x: float
+    y: float
+    face: float
+    score: float
+
+
+@lru_cache(maxsize=1)
+def _net() -> cv2.dnn.Net:
+    net = cv2.dnn.readNetFromONNX(str(MODEL))
+    return net
+
+
+def available() -> bool:
+    """Whether the detector model is in this checkout."""
+    return MODEL.is_file()
+
+
+def _region(image: np.ndarray, calibration: Calibration | None) -> tuple[int, int, int, int, float]:
+    h, w = image.shape[:2]
+    x0, y0, x1, y1 = 0, 0, w, h
+    if calibration is not None and calibration.tray is not None:
+        x0, y0, x1, y1 = calibration.tray_bounds(w, h)
+    if calibration is not None and calibration.die_size_px:
+        scale = CAL_DIE_PX / calibration.die_size_px
+    else:
+        scale = LONG_SIDE / max(x1 - x0, y1 - y0)
+    return x0, y0, x1, y1, min(scale, 2.0)
+
+
+def detect(image: np.ndarray, calibration: Calibration | None = None) -> list[Candidate]:
+    """Candidate dice in a BGR frame, strongest first."""
+    x0, y0, x1, y1, scale = _region(image, calibration)
+    roi = image[y0:y1, x0:x1]
+    w = max(16, round((x1 - x0) * scale))
+    h = max(16, round((y1 - y0) * scale))
+    small = cv2.resize(roi, (w, h), interpolation=cv2.INTER_AREA)
+    # The network halves three times; pad to a multiple of 16 with edge pixels.
+    pw, ph = -w % 16, -h % 16
+    if pw or ph:
+        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    sx = w / (x1 - x0)
+    sy = h / (y1 - y0)
+    blob = cv2.dnn.blobFromImage(small, 1.0 / 255.0)
+    net = _net()
+    net.setInput(blob)
+    maps = net.forward()[0]
+    heat = maps[0]
+    peaks = (heat >= PEAK_THRESHOLD) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    out: list[Candidate] = []
+    for iy, ix in zip(ys.tolist(), xs.tolist()):
+        px = (ix + float(maps[2, iy, ix])) * STRIDE
+        py = (iy + float(maps[3, iy, ix])) * STRIDE
+        if px >= w or py >= h:
+            continue  # a peak in the padding
+        face = float(np.exp(maps[1, iy, ix]))
+        out.append(Candidate(x0 + px / sx, y0 + py / sy, face / sx, float(heat[iy, ix])))
+    out.sort(key=lambda c: -c.score)
+    return _suppress(out)
+
+
+def _suppress(cands: list[Candidate]) -> list[Candidate]:
+    """Drop a weaker candidate whose centre lies within half a face of a stronger one."""
+    kept: list[Candidate] = []
+    for c in cands:
+        if all(np.hypot(c.x - k.x, c.y - k.y) > 0.5 * max(c.face, k.face) for k in kept):
+            kept.append(c)
+    return kept

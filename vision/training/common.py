@@ -1,0 +1,132 @@
+"""Training data shared by the detector and classifier scripts.
+
+Only the ``train`` split of each shared folder is used. Each labelled die becomes
+``(cx, cy, face, value)``: the centre and side length (px) of its top face. The two
+folders label differently, so the face size is estimated per folder:
+
+* byler-d6 boxes cover the whole die (top face plus some side), so the face is a bit
+  smaller than the box;
+* matteop65-oblique boxes cover the pip cluster only (for a one, sometimes just the
+  pip), so the face is larger than the box; a lone pip takes the face size of the
+  other dice in the photo, or the folder's median.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+
+# Classifier classes: 0-5 are values 1-6; then "not a die centre" and "tilted".
+NOT_DIE = 6
+TILTED = 7
+N_CLASSES = 8
+
+
+@dataclass
+class Sample:
+    """One training photo with its dice as (cx, cy, face, value) rows."""
+
+    image: np.ndarray
+    dice: np.ndarray  # float32 (n, 4)
+    source: str
+
+
+def _faces_byler(entry: dict) -> list[tuple[float, float, float, int]]:
+    out = []
+    for d in entry["dice"]:
+        x0, y0, x1, y1 = d["box"]
+        out.append(((x0 + x1) / 2, (y0 + y1) / 2, 0.85 * min(x1 - x0, y1 - y0), int(d["value"])))
+    return out
+
+
+def _faces_matteo(entry: dict, folder_median: float) -> list[tuple[float, float, float, int]]:
+    rows = []
+    multi = []
+    for d in entry["dice"]:
+        x0, y0, x1, y1 = d["box"]
+        side = max(x1 - x0, y1 - y0)
+        if d["value"] != 1:
+            multi.append(1.45 * side)
+    image_face = statistics.median(multi) if multi else folder_median
+    for d in entry["dice"]:
+        x0, y0, x1, y1 = d["box"]
+        side = max(x1 - x0, y1 - y0)
+        if d["value"] != 1:
+            face = 1.45 * side
+        elif side > 0.5 * image_face:
+            face = side  # this one was labelled with the whole top face
+        else:
+            face = image_face
+        rows.append(((x0 + x1) / 2, (y0 + y1) / 2, face, int(d["value"])))
+    return rows
+
+
+def load_train(root: Path = DATASETS) -> list[Sample]:
+    """Every ``train`` photo of both shared folders, decoded, with face geometry."""
+    samples: list[Sample] = []
+    for name in ("byler-d6", "matteop65-oblique"):
+        folder = root / name
+        labels = json.loads((folder / "labels.json").read_text())
+        train = set(json.loads((folder / "split.json").read_text())["train"])
+        entries = [e for e in labels["images"] if e["file"] in train]
+        if name.startswith("matteop"):
+            sides = [
+                1.45 * max(d["box"][2] - d["box"][0], d["box"][3] - d["box"][1])
+                for e in entries for d in e["dice"] if d["value"] != 1
+            ]
+            median = statistics.median(sides)
+        for e in entries:
+            image = cv2.imread(str(folder / e["file"]), cv2.IMREAD_COLOR)
+            rows = _faces_byler(e) if name == "byler-d6" else _faces_matteo(e, median)
+            samples.append(Sample(image, np.array(rows, np.float32).reshape(-1, 4), name))
+    return samples
+
+
+def sim_samples(n: int, seed: int) -> list[Sample]:
+    """Simulated tray frames (``vision.sim``), with tilted dice marked by value -1."""
+    try:
+        from vision.sim import render_tray
+    except ImportError:
+        return []
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        k = int(rng.integers(1, 9))
+        values = [int(v) for v in rng.integers(1, 7, size=k)]
+        image, dice = render_tray(rng, values)
+        rows = []
+        for d in dice:
+            face = d.side or 0.9 * min(d.box[2] - d.box[0], d.box[3] - d.box[1])
+            rows.append((d.center[0], d.center[1], face, -1 if d.tilted else d.value))
+        out.append(Sample(image, np.array(rows, np.float32).reshape(-1, 4), "sim"))
+    return out
+
+
+def colour_jitter(rng: np.random.Generator, image: np.ndarray, max_blur: int = 5) -> np.ndarray:
+    """Hue rotation, saturation, brightness, contrast, blur and noise: dice of any colour
+    under any light, so the nets do not learn the shared photos' few dice sets."""
+    img = image
+    if rng.random() < 0.8:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.int16)
+        hsv[..., 0] = (hsv[..., 0] + int(rng.integers(0, 180))) % 180
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.5), 0, 255)
+        img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    if rng.random() < 0.15:
+        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if rng.random() < 0.1:
+        img = 255 - img  # dark dice with light pips from light dice with dark pips
+    f = img.astype(np.float32)
+    f = (f - 128) * rng.uniform(0.6, 1.4) + 128 + rng.uniform(-50, 50)
+    f *= rng.uniform(0.85, 1.15, size=3).astype(np.float32)  # white balance
+    if rng.random() < 0.3:
+        k = int(rng.choice([3, max_blur]))
+        f = cv2.GaussianBlur(f, (k, k), 0)
+    if rng.random() < 0.5:
+        f += rng.normal(0, rng.uniform(2, 10), f.shape).astype(np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)

@@ -1,0 +1,90 @@
+"""Synthetic die faces for the classifier: any die and pip colour, glare, shadow.
+
+The shared photos show a few dice sets; drawing faces in colours they lack keeps the
+classifier counting pips rather than memorising those sets.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# Pip positions on a unit face (-1..1), per value.
+LAYOUT = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _colour(rng: np.random.Generator) -> np.ndarray:
+    return rng.integers(0, 256, 3).astype(np.float32)
+
+
+def synth_face(rng: np.random.Generator, value: int, canvas: int = 96) -> tuple[np.ndarray, float]:
+    """A BGR canvas with one die seen from above, centred; returns (image, face px)."""
+    bg = _colour(rng)
+    img = np.empty((canvas, canvas, 3), np.float32)
+    img[:] = bg
+    img += rng.normal(0, rng.uniform(0, 12), (canvas, canvas, 1)).astype(np.float32)
+    face = float(rng.uniform(0.35, 0.5) * canvas)
+    c = canvas / 2
+    die = _colour(rng)
+    pip = _colour(rng)
+    # Pips must differ from the face enough for a person to read them.
+    while np.abs(die - pip).sum() < 180:
+        pip = _colour(rng)
+    # Visible sides: a darker skirt offset from the top face, as a slightly oblique view.
+    off = rng.uniform(-0.15, 0.15, 2) * face
+    side = die * rng.uniform(0.4, 0.8)
+    h = face / 2
+    cv2.rectangle(img, (int(c - h + min(0, off[0])), int(c - h + min(0, off[1]))),
+                  (int(c + h + max(0, off[0])), int(c + h + max(0, off[1]))),
+                  side.tolist(), -1)
+    radius = int(face * rng.uniform(0.05, 0.15))
+    x0, y0, x1, y1 = int(c - h), int(c - h), int(c + h), int(c + h)
+    cv2.rectangle(img, (x0 + radius, y0), (x1 - radius, y1), die.tolist(), -1)
+    cv2.rectangle(img, (x0, y0 + radius), (x1, y1 - radius), die.tolist(), -1)
+    for cx, cy in ((x0 + radius, y0 + radius), (x1 - radius, y0 + radius),
+                   (x0 + radius, y1 - radius), (x1 - radius, y1 - radius)):
+        cv2.circle(img, (cx, cy), radius, die.tolist(), -1)
+    spread = face * rng.uniform(0.24, 0.3)
+    r = face * rng.uniform(0.07, 0.11)
+    for px, py in LAYOUT[value]:
+        cv2.circle(img, (int(c + px * spread), int(c + py * spread)), max(1, int(r)),
+                   pip.tolist(), -1, lineType=cv2.LINE_AA)
+    if rng.random() < 0.3:  # glare: a soft white spot
+        g = np.zeros((canvas, canvas), np.float32)
+        cv2.circle(g, (int(c + rng.uniform(-h, h)), int(c + rng.uniform(-h, h))),
+                   int(face * rng.uniform(0.05, 0.2)), 1.0, -1)
+        g = cv2.GaussianBlur(g, (0, 0), face * 0.05)
+        img += g[..., None] * rng.uniform(60, 200)
+    return np.clip(img, 0, 255).astype(np.uint8), face
+
+
+def synth_tilted(rng: np.random.Generator, canvas: int = 96) -> tuple[np.ndarray, float]:
+    """A die leaning on the tray wall, seen from above: two faces, both foreshortened.
+
+    Returns (image, apparent size); the classifier learns these as "tilted".
+    """
+    a, fa = synth_face(rng, int(rng.integers(1, 7)), canvas)
+    b, fb = synth_face(rng, int(rng.integers(1, 7)), canvas)
+    c = canvas // 2
+    ha, hb = int(fa / 2), int(fb / 2)
+    top = a[c - ha:c + ha, c - ha:c + ha]
+    side = (b[c - hb:c + hb, c - hb:c + hb].astype(np.float32) * rng.uniform(0.5, 0.9)).astype(np.uint8)
+    side = cv2.resize(side, (top.shape[1], top.shape[0]))
+    theta = rng.uniform(np.radians(25), np.radians(65))
+    s = top.shape[0]
+    h1 = max(2, int(s * np.cos(theta)))
+    h2 = max(2, int(s * np.sin(theta)))
+    die = np.vstack([cv2.resize(top, (s, h1)), cv2.resize(side, (s, h2))])
+    img = a.copy()
+    img[:] = a[0, 0]
+    y0 = c - die.shape[0] // 2
+    img[y0:y0 + die.shape[0], c - s // 2:c - s // 2 + s] = die
+    m = cv2.getRotationMatrix2D((c, c), float(rng.uniform(0, 360)), 1.0)
+    img = cv2.warpAffine(img, m, (canvas, canvas), borderMode=cv2.BORDER_REPLICATE)
+    return img, float(s * rng.uniform(0.8, 1.0))
