@@ -459,12 +459,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
     def _end_deal(self, state: CardChicagoState) -> None:
         options, deal = state.options, state.deal
         if options["win_needs_chicago"] == "reset":
-            for player in state.seats:
-                if state.totals[player] >= WIN_AT and player not in state.chicago_won:
-                    deal.events.append(f"{player} reached {state.totals[player]} without a "
-                                       f"Chicago: reset to 0")
-                    deal.points[player] -= state.totals[player]
-                    state.totals[player] = 0
+            self._reset_without_chicago(state)
         winner = self._winner(state)
         if winner is not None:
             self._finish(state, winner)
@@ -477,6 +472,16 @@ class CardChicagoRules(Rules[CardChicagoState]):
             stopped = set(state.stopped_for_game)
         dealer = state.seats[(state.seats.index(deal.dealer) + 1) % len(state.seats)]
         state.deal = _new_deal(deal.number + 1, dealer, state.seats, stopped)
+
+    def _reset_without_chicago(self, state: CardChicagoState) -> None:
+        """House rule: 52 or more without a successful Chicago puts the player back to 0."""
+        deal = state.deal
+        for player in state.seats:
+            if state.totals[player] >= WIN_AT and player not in state.chicago_won:
+                deal.events.append(f"{player} reached {state.totals[player]} without a "
+                                   f"Chicago: reset to 0")
+                deal.points[player] -= state.totals[player]
+                state.totals[player] = 0
 
     def _winner(self, state: CardChicagoState) -> str | None:
         """The highest total once someone has 52 (with a Chicago, if required); ties play on."""
