@@ -32,7 +32,11 @@ PENALTY_AFTER = 3   # farkles in a row that cost the three-farkle penalty
 
 @dataclass
 class Kept:
-    """Dice set aside from one throw, and what they scored."""
+    """Dice set aside from one throw, and what they scored.
+
+    >>> Kept((1, 1, 1, 5), 1050).points
+    1050
+    """
 
     dice: tuple[int, ...]
     points: int
@@ -40,7 +44,12 @@ class Kept:
 
 @dataclass
 class Turn:
-    """The turn under way: its throws so far, the dice kept, the points at stake."""
+    """The turn under way: its throws so far, the dice kept, the points at stake.
+
+    >>> turn = Turn("Aino")
+    >>> turn.dice_left, turn.begun
+    (6, False)
+    """
 
     player: str
     dice_left: int = DICE
@@ -52,12 +61,21 @@ class Turn:
 
     @property
     def begun(self) -> bool:
+        """Whether the player has thrown in this turn (a correction can then end it).
+
+        >>> Turn("Aino", throws=1).begun
+        True
+        """
         return self.throws > 0
 
 
 @dataclass
 class TurnRecord:
-    """How a finished turn ended: banked, below the opening, over the target, farkle..."""
+    """How a finished turn ended: banked, below the opening, over the target, farkle...
+
+    >>> TurnRecord("Aino", "below the opening", 0, 300, 7).at_stake
+    300
+    """
 
     player: str
     outcome: str
@@ -68,7 +86,13 @@ class TurnRecord:
 
 @dataclass
 class TenThousandState:
-    """Where a game of 10000 stands."""
+    """Where a game of 10000 stands.
+
+    >>> from scorer import new_game
+    >>> state = new_game("ten_thousand", ["Aino", "Bertil"]).raw_state
+    >>> state.scores, state.current()
+    ({'Aino': 0, 'Bertil': 0}, 'Aino')
+    """
 
     options: Mapping[str, Any]
     table: Table                   # the scoring options, made once for the whole game
@@ -89,6 +113,7 @@ class TenThousandState:
     winner: str | None = None
 
     def current(self) -> str | None:
+        """Who acts next: the seat in turn, or the head of the final or tie-break round."""
         if self.finished:
             return None
         if self.queue is not None:
@@ -97,7 +122,11 @@ class TenThousandState:
 
 
 class TenThousandRules(Rules[TenThousandState]):
-    """The rules of 10000 with every option and decision of RULES.md §3."""
+    """The rules of 10000 with every option and decision of RULES.md §3.
+
+    >>> RULES.family, RULES.options["opening"], sorted(RULES.action_types)
+    ('ten_thousand', (500, 0, 350, 750, 1000), ['bank', 'roll', 'set_aside'])
+    """
 
     family = "ten_thousand"
     options = {
@@ -112,6 +141,11 @@ class TenThousandRules(Rules[TenThousandState]):
     max_players = 8
 
     def start(self, players: Sequence[str], options: Mapping[str, Any]) -> TenThousandState:
+        """Everyone at 0 and unopened; the first seat throws six dice.
+
+        >>> RULES.start(["Aino"], {"opening": 350}).turn
+        Turn(player='Aino', dice_left=6, throw=None, kept=[], points=0, throws=0, hot_dice=0)
+        """
         return TenThousandState(
             options=options, table=Table.of(options), seats=list(players),
             scores={p: 0 for p in players},
@@ -121,6 +155,14 @@ class TenThousandRules(Rules[TenThousandState]):
     # -- verify ----------------------------------------------------------------------------
 
     def verify(self, state: TenThousandState, action: Action) -> None:
+        """Refuse, with the reason, an action the rule book does not allow now.
+
+        >>> from scorer import new_game
+        >>> new_game("ten_thousand", ["A"]).apply({"type": "bank", "player": "A"})
+        Traceback (most recent call last):
+        ...
+        scorer.errors.IllegalAction: action 0 (bank by A): nothing set aside to bank: roll first
+        """
         if state.finished:
             raise Refusal("the game is over")
         current = state.current()
@@ -168,6 +210,14 @@ class TenThousandRules(Rules[TenThousandState]):
     # -- act -------------------------------------------------------------------------------
 
     def act(self, state: TenThousandState, action: Action) -> None:
+        """Apply a verified roll, set_aside or bank.
+
+        >>> from scorer import new_game
+        >>> g = new_game("ten_thousand", ["A"])
+        >>> g.apply({"type": "roll", "player": "A", "dice": [2, 2, 3, 3, 4, 6]})  # a farkle
+        >>> g.state()["last_turn"]["outcome"]
+        'farkle'
+        """
         if action.type == "roll":
             self._roll(state, action)
         elif action.type == "set_aside":
@@ -232,6 +282,16 @@ class TenThousandRules(Rules[TenThousandState]):
         return "banked"
 
     def end_turn(self, state: TenThousandState) -> bool:
+        """End the turn under way without banking; False when it had not begun.
+
+        >>> from scorer import new_game
+        >>> g = new_game("ten_thousand", ["A", "B"])
+        >>> RULES.end_turn(g.raw_state)
+        False
+        >>> g.apply({"type": "roll", "player": "A", "dice": [1, 2, 2, 3, 4, 6]})
+        >>> RULES.end_turn(g.raw_state), g.raw_state.current()
+        (True, 'B')
+        """
         if state.finished or not state.turn.begun:
             return False
         # A correction made the rest of the turn illegal: it ends without banking, and
@@ -288,14 +348,24 @@ class TenThousandRules(Rules[TenThousandState]):
     # -- describe --------------------------------------------------------------------------
 
     def seated(self, state: TenThousandState) -> Sequence[str]:
+        """The players in seat order (nobody joins or leaves a game of 10000).
+
+        >>> RULES.seated(RULES.start(["A", "B"], {}))
+        ['A', 'B']
+        """
         return state.seats
 
     def current_player(self, state: TenThousandState) -> str | None:
+        """Who acts next; None once the game is over.
+
+        >>> RULES.current_player(RULES.start(["A", "B"], {}))
+        'A'
+        """
         return state.current()
 
     def turn_key(self, state: TenThousandState) -> int:
         """The turn under way, counted from 0, so a correction drops exactly the rest of
-        a broken turn (a solo player's later turns included) and nothing after it.
+        a broken turn and nothing after it (not even a solo player's next turns).
 
         >>> from scorer import new_game
         >>> RULES.turn_key(new_game("ten_thousand", ["A"]).raw_state)
@@ -318,6 +388,15 @@ class TenThousandRules(Rules[TenThousandState]):
         return ["roll", "bank"] if turn.kept else ["roll"]
 
     def view(self, state: TenThousandState) -> dict[str, Any]:
+        """The state as JSON for the scoreboard and the control page.
+
+        >>> from scorer import new_game
+        >>> g = new_game("ten_thousand", ["A", "B"])
+        >>> g.apply({"type": "roll", "player": "A", "dice": [1, 5, 2, 3, 4, 4]})
+        >>> view = RULES.view(g.raw_state)
+        >>> view["next"], view["turn"]["choices"][0]
+        ({'player': 'A', 'actions': ['set_aside'], 'dice': 0}, {'dice': [1, 5], 'points': 150})
+        """
         options, turn = state.options, state.turn
         actions = self.legal_types(state)
         dice = turn.dice_left if "roll" in actions else 0
