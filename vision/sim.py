@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,11 +55,14 @@ PIP_LAYOUTS: dict[int, tuple[tuple[float, float], ...]] = {
 
 @dataclass(frozen=True)
 class DieLook:
-    """Colours of one kind of die: body, pips, and an optional big coloured one-pip."""
+    """One kind of die: body and pip colours, an optional big coloured one-pip, marble
+    veins of a second colour, or a translucent body that lets the tray show through."""
 
     body: BGR
     pip: BGR
     big_one: BGR | None = None
+    vein: BGR | None = None
+    translucent: bool = False
 
 
 # Base looks; each tray jitters the colours a little. Body and pip colours are BGR.
@@ -73,6 +77,10 @@ _LOOKS: tuple[DieLook, ...] = (
     DieLook((236, 238, 240), (40, 40, 196)),  # white, red pips
     DieLook((34, 32, 32), (40, 186, 226)),  # black, gold pips
     DieLook((40, 200, 230), (30, 30, 30)),  # yellow, black pips
+    DieLook((60, 120, 40), (240, 240, 240), vein=(24, 44, 18)),  # green marble
+    DieLook((140, 50, 110), (40, 190, 230), vein=(226, 214, 226)),  # purple/white swirl, gold pips
+    DieLook((50, 40, 200), (245, 245, 245), translucent=True),  # translucent red
+    DieLook((200, 120, 40), (245, 245, 245), translucent=True),  # translucent blue
 )
 
 _FLOORS: tuple[tuple[str, BGR], ...] = (
@@ -131,10 +139,10 @@ class TrayStyle:
         n_looks = int(rng.choice([1, 1, 2, 3]))
         picks = rng.choice(len(_LOOKS), size=n_looks, replace=False)
         looks = tuple(
-            DieLook(
-                _jitter(rng, _LOOKS[int(i)].body, 10),
-                _jitter(rng, _LOOKS[int(i)].pip, 8),
-                _LOOKS[int(i)].big_one,
+            dataclasses.replace(
+                _LOOKS[int(i)],
+                body=_jitter(rng, _LOOKS[int(i)].body, 10),
+                pip=_jitter(rng, _LOOKS[int(i)].pip, 8),
             )
             for i in picks
         )
@@ -273,6 +281,22 @@ def _rounded_square(img: np.ndarray, lo: float, hi: float, radius: float, colour
             cv2.circle(img, (cx, cy), r, colour, -1, cv2.LINE_AA)
 
 
+def _marble(colour: np.ndarray, alpha: np.ndarray, look: DieLook, value: int, s: float) -> np.ndarray:
+    """Swirled veins of ``look.vein`` through the body, as on marbled dice.
+
+    Veins are where a smooth random field crosses a few level sets; the field is seeded
+    by the die, so a die keeps its pattern frame to frame.
+    """
+    assert look.vein is not None
+    n = colour.shape[0]
+    seed = zlib.crc32(repr((look.body, value, round(s))).encode())
+    field = np.random.default_rng(seed).normal(0, 1, (5, 5)).astype(np.float32)
+    field = cv2.resize(field, (n, n), interpolation=cv2.INTER_CUBIC)
+    veins = np.clip(1.6 - np.abs(np.sin(field * 4.0)) * 4.0, 0, 1).astype(np.float32)
+    veins = cv2.GaussianBlur(veins, (0, 0), max(0.8, s * 0.01))[..., None] * (alpha[..., None] > 0)
+    return np.asarray(colour * (1 - veins) + np.asarray(look.vein, np.float32) * veins, np.float32)
+
+
 def _make_sprite(value: int, look: DieLook, side: float, style: TrayStyle) -> _Sprite:
     """Draw one die face-up: bevelled rounded body and pips in the real layout."""
     s = side * _SUPER
@@ -286,7 +310,12 @@ def _make_sprite(value: int, look: DieLook, side: float, style: TrayStyle) -> _S
     _rounded_square(colour, lo, hi, style.corner * s, edge)
     bevel = 0.06 * s
     _rounded_square(colour, lo + bevel, hi - bevel, style.corner * s * 0.8, look.body)
+    if look.vein is not None:
+        colour = _marble(colour, alpha, look, value, s)
     colour = cv2.GaussianBlur(colour, (0, 0), max(0.5, bevel * 0.5))
+    if look.translucent:
+        # The tray shows through the body; the painted pips below stay opaque.
+        alpha *= np.float32(0.72)
     centre = (lo + hi) / 2
     offset = 0.27 * s
     for u, v in PIP_LAYOUTS[value]:
@@ -300,6 +329,8 @@ def _make_sprite(value: int, look: DieLook, side: float, style: TrayStyle) -> _S
         cv2.circle(colour, (round(x * 4), round(y * 4)), round(radius * 4), rim, -1, cv2.LINE_AA, 2)
         inner = round(radius * 0.82 * 4)
         cv2.circle(colour, (round(x * 4), round(y * 4)), inner, pip, -1, cv2.LINE_AA, 2)
+        if look.translucent:
+            cv2.circle(alpha, (round(x * 4), round(y * 4)), round(radius * 4), 1.0, -1, cv2.LINE_AA, 2)
     # Premultiplied, so one warp moves colour and coverage together and averaging
     # warps (motion blur) blends the edges right.
     rgba = np.dstack([colour * alpha[..., None], alpha]).astype(np.float32)
