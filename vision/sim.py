@@ -290,8 +290,8 @@ def _marble(colour: np.ndarray, alpha: np.ndarray, look: DieLook, value: int, s:
     assert look.vein is not None
     n = colour.shape[0]
     seed = zlib.crc32(repr((look.body, value, round(s))).encode())
-    field = np.random.default_rng(seed).normal(0, 1, (5, 5)).astype(np.float32)
-    field = cv2.resize(field, (n, n), interpolation=cv2.INTER_CUBIC)
+    coarse = np.random.default_rng(seed).normal(0, 1, (5, 5)).astype(np.float32)
+    field = cv2.resize(coarse, (n, n), interpolation=cv2.INTER_CUBIC)
     veins = np.clip(1.6 - np.abs(np.sin(field * 4.0)) * 4.0, 0, 1).astype(np.float32)
     veins = cv2.GaussianBlur(veins, (0, 0), max(0.8, s * 0.01))[..., None] * (alpha[..., None] > 0)
     return np.asarray(colour * (1 - veins) + np.asarray(look.vein, np.float32) * veins, np.float32)
@@ -461,7 +461,9 @@ def _composite(
         gi = min(gh - 1, max(0, int(p.center[1] / height * gh)))
         gj = min(gw - 1, max(0, int(p.center[0] / width * gw)))
         g = float(tray.gain[gi, gj])
-        layer = cv2.multiply(layer, (g, g, g, 1.0))  # OpenCV: ~4x faster than a strided numpy op
+        # A per-channel scalar (the stubs do not know this form); ~4x faster than a
+        # strided numpy multiply of the colour channels.
+        layer = cv2.multiply(layer, (g, g, g, 1.0))  # type: ignore[call-overload]
         if p.glare is not None:
             gx, gy, strength = p.glare
             yy, xx = np.ogrid[: dsize[1], : dsize[0]]
