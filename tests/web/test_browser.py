@@ -63,3 +63,29 @@ def test_a_correction_on_the_control_page_reaches_the_scoreboard_live(
         assert len([u for u in requests if "/api/" in u]) == api_calls_after_load
         assert [u for u in requests if "/api/" in u] == [server.url + "/api/events"]
         context.close()
+
+
+def test_any_family_can_be_started_and_played_from_the_control_page(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        board = context.new_page()
+        board.goto(server.url + "/")
+        board.wait_for_selector("text=No game yet")
+        control = context.new_page()
+        control.goto(server.url + "/control")
+        control.wait_for_selector("#family option[value='ten_thousand']", state="attached")
+        control.select_option("#family", "ten_thousand")
+        control.select_option("[data-option='opening']", label="0")
+        control.fill("#newplayers", "Aino, Bertil")
+        control.click("#start")
+        control.wait_for_selector("#hand svg.die")
+        assert control.locator("#hand svg.die").count() == 6      # next.dice of 10000
+        control.click("#handgo")                                  # six ones, by hand
+        control.click("[data-choice='0']")                        # keep the best choice
+        control.click("[data-type='bank']")
+        board.wait_for_function("document.querySelector('#board').innerText.includes('8000')",
+                                timeout=10_000)
+        assert "Ten Thousand" in board.inner_text("#board")
+        assert server.table.state()["game"]["next"]["player"] == "Bertil"
+        context.close()

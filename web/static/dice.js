@@ -46,3 +46,14 @@ function followState(onState, onStatus) {
   source.onerror = () => onStatus && onStatus(false);
   return source;
 }
+
+/** The dice of the latest throw, wherever the family's state keeps them. */
+function latestDice(state) {
+  const g = state.game || {};
+  const found = (g.last_roll && g.last_roll.dice) || (g.last_throw && g.last_throw.dice) ||
+    (g.turn && Array.isArray(g.turn.throw) && g.turn.throw) ||
+    (g.round && g.round.turn && g.round.turn.loose);
+  if (found && found.length) return found;
+  const r = state.reading;
+  return r && r.status === "scored" ? r.dice.map((d) => d.value) : [];
+}

@@ -77,10 +77,8 @@ function sumChicagoPanel(game, state) {
 function genericPanel(game, state) {
   const title = game.family.replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
   let left = `<h1>${esc(title)}</h1>` + turnHTML(game, state);
-  const r = state.reading;
-  if (r && r.dice.length) {
-    left += `<div class="roll">${r.dice.map((d) => dieSVG(d.value, d)).join("")}</div>`;
-  }
+  const dice = latestDice(state);
+  if (dice.length) left += `<div class="roll">${dice.map((v) => dieSVG(v)).join("")}</div>`;
   let right = `<table class="scores">` + game.players.map((p) =>
     `<tr><td>${esc(p.name)}</td><td class="big">${esc(p.score)}</td></tr>`).join("") + `</table>`;
   if (game.help && game.help.length) right += `<p class="muted">${esc(game.help[0])}</p>`;
