@@ -394,8 +394,11 @@ class TenThousandRules(Rules[TenThousandState]):
         >>> g = new_game("ten_thousand", ["A", "B"])
         >>> g.apply({"type": "roll", "player": "A", "dice": [1, 5, 2, 3, 4, 4]})
         >>> view = RULES.view(g.raw_state)
-        >>> view["next"], view["turn"]["choices"][0]
-        ({'player': 'A', 'actions': ['set_aside'], 'dice': 0}, {'dice': [1, 5], 'points': 150})
+        >>> view["next"]
+        {'player': 'A', 'actions': ['set_aside'], 'dice': 0}
+        >>> best = view["turn"]["choices"][0]
+        >>> best["dice"], best["points"], best["dice_left"], round(100 * best["farkle_chance"], 2)
+        ([1, 5], 150, 4, 15.74)
         """
         options, turn = state.options, state.turn
         actions = self.legal_types(state)
@@ -431,11 +434,19 @@ class TenThousandRules(Rules[TenThousandState]):
             "dice_left": turn.dice_left,
             "hot_dice": turn.hot_dice,
             "throw": None if turn.throw is None else list(turn.throw),
-            "choices": [] if turn.throw is None else [
-                {"dice": list(chosen), "points": points}
-                for chosen, points in selections(turn.throw, state.table)],
+            "choices": [] if turn.throw is None else self._choices(state, turn.throw),
             "needs_to_open": 0 if opened else max(0, state.options["opening"] - turn.points),
         }
+
+    def _choices(self, state: TenThousandState, throw: tuple[int, ...]) -> list[dict[str, Any]]:
+        # Each choice with what it leaves to throw, so the table can weigh points
+        # against the risk of the next throw (hot dice leave all six again).
+        found = []
+        for chosen, points in selections(throw, state.table):
+            left = state.turn.dice_left - len(chosen) or DICE
+            found.append({"dice": list(chosen), "points": points, "dice_left": left,
+                          "farkle_chance": farkle_chance(left, state.table)})
+        return found
 
     def help(self, options: Mapping[str, Any]) -> list[str]:
         """The options and decisions in force, one line each.

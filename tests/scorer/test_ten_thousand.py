@@ -10,6 +10,7 @@ import pytest
 
 import scorer.ten_thousand as tt
 from scorer import Game, GameFileError, IllegalAction, new_game
+from scorer.farkle_scoring import farkle_chance
 
 Raw = dict[str, Any]
 
@@ -80,6 +81,9 @@ def test_a_turn_step_by_step() -> None:
     assert state["next"]["actions"][:1] == ["set_aside"] and state["next"]["dice"] == 0
     assert {tuple(c["dice"]): c["points"] for c in state["turn"]["choices"]} == {
         (1, 5, 5): 200, (1, 5): 150, (1,): 100, (5, 5): 100, (5,): 50}
+    # Each choice says what it leaves: keeping 1-5-5 leaves three dice, a 27.78 % risk.
+    first = state["turn"]["choices"][0]
+    assert first["dice_left"] == 3 and round(100 * first["farkle_chance"], 2) == 27.78
     assert state["farkle_chance"] is None
 
     game.apply(keep("A", 1, 5))
@@ -111,8 +115,10 @@ def test_one_set_aside_per_throw() -> None:
 
 
 def test_hot_dice_throw_all_six_again_keeping_the_points() -> None:
-    game = play([roll("A", 1, 2, 2, 2, 3, 4), keep("A", 1, 2, 2, 2), roll("A", 5, 1),
-                 keep("A", 5, 1)])
+    game = play([roll("A", 1, 2, 2, 2, 3, 4), keep("A", 1, 2, 2, 2), roll("A", 5, 1)])
+    assert game.state()["turn"]["choices"][0] == {
+        "dice": [1, 5], "points": 150, "dice_left": 6, "farkle_chance": farkle_chance(6)}
+    game.apply(keep("A", 5, 1))
     state = game.state()
     assert state["turn"]["points"] == 450 and state["turn"]["hot_dice"] == 1
     assert state["next"]["dice"] == 6
@@ -384,6 +390,16 @@ def test_a_correction_that_makes_a_set_aside_illegal_drops_the_rest_of_the_turn(
     assert "[1, 1] not in the latest throw" in state["dropped"][0]["reason"]
     assert scores(game) == [0, 100]                   # A's turn ended without banking
     assert state["next"]["player"] == "A" and state["turns"] == 2
+
+
+def test_a_correction_drops_only_the_broken_turn_of_a_solo_player() -> None:
+    game = play([roll("S", 1, 1, 1, 2, 3, 4), keep("S", 1, 1, 1), bank("S"),
+                 roll("S", 5, 5, 5, 2, 3, 4), keep("S", 5, 5, 5), bank("S")], ("S",))
+    assert scores(game) == [1500]
+    game.apply({"type": "correct", "action": 0, "dice": [1, 2, 2, 3, 4, 6]})
+    state = game.state()
+    assert [d["action"] for d in state["dropped"]] == [1, 2]
+    assert scores(game) == [500] and state["turns"] == 2    # the second turn opened alone
 
 
 def test_a_correction_into_a_farkle_drops_the_turns_later_actions() -> None:
