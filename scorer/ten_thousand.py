@@ -81,7 +81,7 @@ class TurnRecord:
     outcome: str
     points: int      # what the turn added to the player's total
     at_stake: int    # the turn total when it ended
-    action: int
+    action: int | None   # the action that ended it; None when a correction did
 
 
 @dataclass
@@ -166,6 +166,8 @@ class TenThousandRules(Rules[TenThousandState]):
         if state.finished:
             raise Refusal("the game is over")
         current = state.current()
+        if action.player is None:
+            raise Refusal(f"a {action.type} needs 'player' ({current} is to play)")
         if action.player != current:
             raise Refusal(f"it is {current}'s turn, not {action.player}'s")
         check = {"roll": self._verify_roll, "set_aside": self._verify_set_aside,
@@ -304,8 +306,7 @@ class TenThousandRules(Rules[TenThousandState]):
     def _close_turn(self, state: TenThousandState, outcome: str, points: int,
                     index: int | None) -> None:
         player = state.turn.player
-        state.last_turn = TurnRecord(player, outcome, points, state.turn.points,
-                                     -1 if index is None else index)
+        state.last_turn = TurnRecord(player, outcome, points, state.turn.points, index)
         state.turns += 1
         self._pass_turn(state, player)
         if not state.finished:

@@ -360,6 +360,7 @@ ILLEGAL = [
     ([roll("A", 1, 5, 2, 3, 4, 6)], {"type": "set_aside", "player": "A"}, "needs 'dice'"),
     ([], {"type": "join", "player": "C"}, "unknown action type 'join'"),
     ([], roll("Z", *FARKLE6), "unknown player 'Z'"),
+    ([], {"type": "roll", "dice": list(FARKLE6)}, "a roll needs 'player' (A is to play)"),
 ]
 
 
