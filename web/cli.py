@@ -144,7 +144,7 @@ def serve(args: argparse.Namespace) -> int:
     """Run the appliance until interrupted."""
     import logging
 
-    import waitress
+    import waitress  # type: ignore[import-untyped]
 
     from web.app import create_app
     from web.store import Store, StoreError

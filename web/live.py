@@ -8,8 +8,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-import waitress
-from waitress.server import BaseWSGIServer
+import waitress  # type: ignore[import-untyped]
 
 from web.app import create_app
 from web.store import Store
@@ -27,10 +26,10 @@ class LiveServer:
                  keep_alive: float = 15.0) -> None:
         self.store = Store(data_dir)
         self.table = Table(self.store, camera=camera)
-        self._server: BaseWSGIServer = waitress.create_server(  # type: ignore[assignment]
+        self._server: Any = waitress.create_server(
             create_app(self.table, keep_alive=keep_alive), host="127.0.0.1", port=0,
             threads=threads)
-        self.port = int(self._server.effective_port)  # type: ignore[union-attr]
+        self.port = int(self._server.effective_port)
         self.url = f"http://127.0.0.1:{self.port}"
         self._thread = threading.Thread(target=self._server.run, name="live-server", daemon=True)
 

@@ -147,7 +147,8 @@ class Table:
 
     def state(self) -> dict[str, Any]:
         """The whole state, as ``/api/state`` answers and every SSE event carries."""
-        return json.loads(self.publisher.latest()[1])
+        state: dict[str, Any] = json.loads(self.publisher.latest()[1])
+        return state
 
     def _build(self, revision: int) -> dict[str, Any]:
         game_state = self.game.state() if self.game is not None else None

@@ -11,7 +11,7 @@ import pytest
 
 from web.cli import main
 
-GAME = {"format": "dicetray-game/1", "family": "sum_chicago", "options": {},
+GAME: dict[str, Any] = {"format": "dicetray-game/1", "family": "sum_chicago", "options": {},
         "players": ["Aino", "Bertil"],
         "actions": [{"type": "roll", "player": "Aino", "dice": [1, 1]},
                     {"type": "roll", "player": "Bertil", "dice": [2, 2]}]}
@@ -83,3 +83,24 @@ def test_serve_refuses_a_damaged_database(tmp_path: Path, capsys: Any) -> None:
     (tmp_path / "dicetray.sqlite3").write_bytes(b"garbage" * 500)
     assert main(["serve", "--camera", "sim", "--data", str(tmp_path)]) == 2
     assert "dicetray.sqlite3" in capsys.readouterr().err
+
+
+def test_eval_reports_on_a_labelled_folder(tmp_path: Path, capsys: Any) -> None:
+    folder = tmp_path / "tiny"
+    folder.mkdir()
+    image = np.full((240, 320, 3), 60, np.uint8)
+    cv2.imwrite(str(folder / "a.png"), image)
+    (folder / "labels.json").write_text(json.dumps({"images": [
+        {"file": "a.png", "width": 320, "height": 240,
+         "dice": [{"value": 3, "box": [100, 80, 160, 140]}]}]}))
+    (folder / "split.json").write_text(json.dumps({"train": [], "check": ["a.png"]}))
+    assert main(["eval", str(folder), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["split"] == "check" and report["overall"]["dice"] == 1
+    assert main(["eval", str(folder)]) == 0
+    assert "split: check" in capsys.readouterr().out
+
+
+def test_eval_of_a_folder_without_labels(tmp_path: Path, capsys: Any) -> None:
+    assert main(["eval", str(tmp_path)]) == 2
+    assert "no labels.json" in capsys.readouterr().err

@@ -40,7 +40,8 @@ def test_first_event_is_the_current_state_then_newer_ones(api: Any) -> None:
     assert kind == "state" and rid == current["revision"] and data == current
     after = api.post("roll", {"dice": [1, 1]})
     kind, rid2, data = next(stream)
-    assert kind == "state" and rid2 > rid and rid2 == after["revision"]
+    assert kind == "state" and rid is not None and rid2 is not None
+    assert rid2 > rid and rid2 == after["revision"]
     assert data["game"]["players"][0]["score"] == 2
     resp.close()
 
