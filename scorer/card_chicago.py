@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping, Sequence
 
 from .actions import Action
-from .cards import (Card, CardError, Category, HandValue, deck, describe, evaluate,
+from .cards import (Card, CardError, Category, HandValue, deck, describe, hand_value,
                     parse_card, parse_hand, suit_key)
 from .errors import Refusal
 from .rules import Rules
@@ -47,11 +47,10 @@ def hand_points(value: HandValue, options: Mapping[str, Any]) -> int:
 
     A royal flush under ``royal_flush: win`` also scores 0: it wins the game instead.
 
-    >>> from scorer.cards import parse_hand
     >>> opts = {"four_of_a_kind": 8, "straight_flush": 11, "royal_flush": 8}
-    >>> hand_points(evaluate(parse_hand("9S 9H 9D 9C 2S")), opts)
+    >>> hand_points(hand_value("9S 9H 9D 9C 2S"), opts)
     8
-    >>> hand_points(evaluate(parse_hand("AS KS QS JS TS")), opts)
+    >>> hand_points(hand_value("AS KS QS JS TS"), opts)
     11
     """
     category = value.category
@@ -355,10 +354,10 @@ class CardChicagoRules(Rules[CardChicagoState]):
             self._trick(state, action.get("winner"), card if isinstance(card, str) else None)
 
     def _show(self, state: CardChicagoState, number: int, hands: dict[str, str]) -> None:
-        shown = Shown(number, {p: " ".join(hands[p].split()) for p in state.seats if p in hands})
+        shown = Shown(number, {p: hands[p] for p in state.seats if p in hands})
         self._judge(state.options, shown)
-        if shown.best is not None and evaluate(parse_hand(shown.hands[shown.best])).category \
-                is Category.FOUR_OF_A_KIND and state.options["zero_option"]:
+        if shown.best is not None and state.options["zero_option"] and \
+                hand_value(shown.hands[shown.best]).category is Category.FOUR_OF_A_KIND:
             # The four's owner may still choose to zero the opponents instead: keep the
             # state from before this show so that choice can replace the points.
             kept = _snapshot(state)
@@ -372,8 +371,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
         deal.shows.append(shown)
         if best is None:
             deal.events.append(f"round {shown.round}: {shown.note}")
-        elif state.options["royal_flush"] == "win" and \
-                evaluate(parse_hand(shown.hands[best])).royal:
+        elif state.options["royal_flush"] == "win" and hand_value(shown.hands[best]).royal:
             deal.events.append(f"round {shown.round}: {best} wins at once with a royal flush")
             self._finish(state, best)
             return
@@ -388,7 +386,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
 
     def _judge(self, options: Mapping[str, Any], shown: Shown) -> None:
         """Who scores in a show: the best hand with at least a pair, if it is alone."""
-        values = {p: evaluate(parse_hand(h)) for p, h in shown.hands.items()}
+        values = {p: hand_value(h) for p, h in shown.hands.items()}
         scoring = {p: v for p, v in values.items() if v.category >= Category.PAIR}
         if not scoring:
             shown.note = "nobody has at least a pair: nobody scores"
@@ -608,9 +606,17 @@ def _snapshot(state: CardChicagoState) -> CardChicagoState:
     kept.totals = dict(state.totals)
     kept.chicago_won = set(state.chicago_won)
     kept.stopped_for_game = set(state.stopped_for_game)
-    kept.deal = copy.deepcopy(state.deal)
+    kept.deal = _copy_deal(state.deal)
     kept.history = list(state.history)
     return kept
+
+
+def _copy_deal(deal: Deal) -> Deal:
+    # Shows and tricks are never changed once made, so the lists can share them.
+    return replace(deal, order=list(deal.order), stopped=list(deal.stopped),
+                   exchanges=[dict(e) for e in deal.exchanges], shows=list(deal.shows),
+                   tricks=list(deal.tricks), points=dict(deal.points),
+                   events=list(deal.events))
 
 
 def _restore(state: CardChicagoState, kept: CardChicagoState) -> None:

@@ -123,19 +123,31 @@ def parse_hand(text: str) -> tuple[Card, ...]:
     return _parse_hand(text)
 
 
-@lru_cache(maxsize=4096)
+#: Enough for every hand of a long game, so that replaying it parses nothing twice.
+CACHED_HANDS = 16384
+
+
+@lru_cache(maxsize=CACHED_HANDS)
 def _parse_hand(text: str) -> tuple[Card, ...]:
-    # Cached: a hand is checked, judged and named several times while a game replays.
     words = text.split()
     if len(words) != HAND_SIZE:
         raise CardError(f"a hand is five cards, not {len(words)}: {text!r}")
-    hand = tuple(parse_card(word) for word in words)
-    seen: set[Card] = set()
-    for card in hand:
-        if card in seen:
-            raise CardError(f"{card.code!r} appears twice in the hand")
-        seen.add(card)
+    # The lookup is the fast path; parse_card only runs to name a word that is no card.
+    hand = tuple(_CARDS.get(word) or parse_card(word) for word in words)
+    if len(set(words)) != HAND_SIZE:
+        twice = next(word for word in words if words.count(word) > 1)
+        raise CardError(f"{twice!r} appears twice in the hand")
     return hand
+
+
+@lru_cache(maxsize=CACHED_HANDS)
+def hand_value(text: str) -> HandValue:
+    """The value of a hand written as text (cached, as a replay judges hands again).
+
+    >>> hand_value("AS KS QS JS TS").royal
+    True
+    """
+    return evaluate(parse_hand(text))
 
 
 def deck() -> list[Card]:
@@ -288,11 +300,11 @@ def name_of(value: HandValue) -> str:
 _LABELS = {c: c.name.lower().replace("_", " ") for c in Category}
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=CACHED_HANDS)
 def describe(text: str) -> str:
     """The name of a hand written as text.
 
     >>> describe("9S 9H 9D 9C 2S")
     'four of a kind, nines'
     """
-    return name_of(evaluate(parse_hand(text)))
+    return name_of(hand_value(text))
