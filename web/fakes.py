@@ -48,22 +48,46 @@ class FakeEvent:
     reading: Any = None
 
 
+@dataclass(frozen=True)
+class TruthDie:
+    """A die as it really lies (what the simulated tray knows and a person would see)."""
+
+    value: int
+    center: tuple[float, float]
+
+
+@dataclass
+class FakeTray:
+    """The dice in the fake tray, like ``SimulatedTray.truth``."""
+
+    truth: tuple[TruthDie, ...] = ()
+
+
 class FakeCamera:
-    """A frame source of tiny grey frames; ``roll()`` queues a throw for the fake watcher."""
+    """A frame source of tiny grey frames; ``roll()`` queues a throw for the fake watcher.
+
+    With ``unreadable_first`` the first die of every throw is read as unknown (flagged),
+    as a reader unsure of a die would report it.
+    """
 
     name = "fake"
     message = "a fake camera for tests"
 
-    def __init__(self, fps: float = 100.0) -> None:
-        self.throws: "queue.Queue[tuple[int, ...]]" = queue.Queue()
+    def __init__(self, fps: float = 100.0, *, unreadable_first: bool = False) -> None:
+        self.throws: "queue.Queue[tuple[int | None, ...]]" = queue.Queue()
+        self.tray = FakeTray()
+        self.unreadable_first = unreadable_first
         self._closed = threading.Event()
         self._period = 1.0 / fps
-        self._values: tuple[int, ...] = ()
 
     def roll(self, values: Sequence[int] | None = None, count: int | None = None) -> tuple[int, ...]:
         """Throw: the next frames carry these values (4s when not given)."""
         chosen = tuple(values) if values is not None else (4,) * (count or 2)
-        self.throws.put(chosen)
+        self.tray.truth = tuple(TruthDie(v, (100.0 + 60 * i, 100.0)) for i, v in enumerate(chosen))
+        read: tuple[int | None, ...] = chosen
+        if self.unreadable_first and chosen:
+            read = (None,) + chosen[1:]
+        self.throws.put(read)
         return chosen
 
     def read(self) -> np.ndarray:
@@ -82,7 +106,7 @@ class FakeWatcher:
 
     def __init__(self, camera: FakeCamera, read: Callable[[Any], Any]) -> None:
         self.camera = camera
-        self._pending: tuple[int, ...] | None = None
+        self._pending: tuple[int | None, ...] | None = None
         self._index = 0
 
     def feed(self, frame: np.ndarray) -> list[FakeEvent]:

@@ -12,6 +12,7 @@ A file that is not a dicetray database (or is damaged) is refused with
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import sqlite3
@@ -26,6 +27,7 @@ from contextlib import contextmanager
 
 SCHEMA_VERSION = 1
 DB_NAME = "dicetray.sqlite3"
+LOCK_NAME = "dicetray.lock"
 SETTINGS_NAME = "settings.json"
 
 _SCHEMA = """
@@ -118,7 +120,24 @@ class Store:
             raise StoreError(f"{self.dir}: cannot create the data folder ({exc.strerror})") from None
         self.path = self.dir / DB_NAME
         self._lock = threading.RLock()
-        self._db = self._open()
+        self._lock_file = self._claim()
+        try:
+            self._db = self._open()
+        except BaseException:
+            self._lock_file.close()
+            raise
+
+    def _claim(self) -> Any:
+        """Take the data folder for this process: two servers on one database would
+        interleave their games. The kernel drops the lock when the process dies."""
+        f = open(self.dir / LOCK_NAME, "a+")
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.close()
+            raise StoreError(f"{self.dir}: another dicetray is using this data folder; "
+                             "stop it or choose another --data folder") from None
+        return f
 
     # -- opening ---------------------------------------------------------------------------
 
@@ -156,6 +175,7 @@ class Store:
         """Close the connection (the WAL is checkpointed by SQLite)."""
         with self._lock:
             self._db.close()
+            self._lock_file.close()
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:

@@ -132,6 +132,7 @@ class Table:
             thread = threading.Thread(target=self._serve, name="table-service", daemon=True)
             thread.start()
             self._threads.append(thread)
+            self._publish(self.store.bump())      # the screens learn the camera runs
         return self
 
     def stop(self) -> None:

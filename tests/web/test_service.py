@@ -20,8 +20,9 @@ def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
     raise AssertionError("condition not met in time")
 
 
-def served_table(data_dir: Path, **kw: Any) -> tuple[Table, FakeCamera]:
-    camera = FakeCamera()
+def served_table(data_dir: Path, unreadable_first: bool = False,
+                 **kw: Any) -> tuple[Table, FakeCamera]:
+    camera = FakeCamera(unreadable_first=unreadable_first)
     table = Table(Store(data_dir), camera=camera,
                   watcher_factory=lambda read: FakeWatcher(camera, read), **kw)
     return table.start(), camera
@@ -61,6 +62,21 @@ def test_the_camera_stopping_is_reported(data_dir: Path) -> None:
         camera.close()
         state = wait_for(lambda: (s := table.state())["camera"]["error"] and s)
         assert not state["camera"]["running"]
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_the_demo_family_fixes_a_die_the_reader_could_not_read(data_dir: Path) -> None:
+    table, camera = served_table(data_dir, unreadable_first=True, demo=True,
+                                 demo_interval=0.05, demo_fix_after=0.1)
+    try:
+        state = wait_for(lambda: (s := table.state())["game"] is not None
+                         and s["game"]["last_roll"] is not None and s)
+        reading = state["reading"]
+        assert reading["status"] == "scored" and reading["dice"][0]["corrected"]
+        assert reading["dice"][0]["reason"] == "fixed by the demo family"
+        assert state["game"]["last_roll"]["dice"] == [4, 4]
     finally:
         table.stop()
         table.store.close()

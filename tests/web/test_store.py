@@ -83,8 +83,18 @@ def test_a_log_that_no_longer_replays_is_refused(data_dir: Path) -> None:
 def test_settings_are_written_atomically(data_dir: Path) -> None:
     store = Store(data_dir)
     store.save_settings({"players": ["Aino"]})
-    assert Store(data_dir).load_settings() == {"players": ["Aino"]}
+    store.close()
+    store = Store(data_dir)
+    assert store.load_settings() == {"players": ["Aino"]}
     assert [p.name for p in data_dir.iterdir() if p.name.startswith(".settings")] == []
     (data_dir / "settings.json").write_text("{broken")
     with pytest.raises(StoreError, match="settings.json"):
         store.load_settings()
+
+
+def test_one_data_folder_serves_one_process(data_dir: Path) -> None:
+    store = Store(data_dir)
+    with pytest.raises(StoreError, match="another dicetray is using"):
+        Store(data_dir)
+    store.close()
+    Store(data_dir).close()

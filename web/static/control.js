@@ -44,7 +44,8 @@ function renderStatus(s) {
     if (g.round) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
   }
   $("status").innerHTML = html;
-  $("note").textContent = s.table.waiting ? s.table.message : "";
+  $("note").textContent = s.table.waiting ? s.table.message +
+    " — confirm it, tap a die, enter the throw by hand, or throw again." : "";
   $("camera").textContent = s.camera.name ? `camera: ${s.camera.name}` +
     (s.camera.moving ? " · rolling…" : "") + (s.camera.error ? ` · ${s.camera.error}` : "") :
     (s.camera.message || "");
