@@ -36,10 +36,12 @@ MOST_PLAYERS = 10
 
 EXCHANGE_PHASES = ("exchange 1", "exchange 2", "exchange 3")
 TRICKS_PHASE, FINAL_PHASE, OVER_PHASE = "tricks", "final hands", "game over"
-#: The phases in which each show round may be entered. A round nobody shows may be
-#: left out of a file, so a later show (or the first trick) passes over it.
+#: The phases in which each show round may be entered. Round 1 may be left out when
+#: nobody shows (round 2 then passes over it); round 2 may not, so that a trick entered
+#: by mistake after a deal ended early is refused rather than taken as the next deal's.
 SHOW_PHASES = {1: EXCHANGE_PHASES[:1], 2: EXCHANGE_PHASES[:2], 3: (FINAL_PHASE,)}
 BEFORE_TRICKS = EXCHANGE_PHASES
+TRICK_PHASES = (EXCHANGE_PHASES[2], TRICKS_PHASE)
 
 
 def hand_points(value: HandValue, options: Mapping[str, Any]) -> int:
@@ -310,7 +312,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
 
     def _verify_trick(self, state: CardChicagoState, action: Action) -> None:
         deal = state.deal
-        if deal.phase not in BEFORE_TRICKS + (TRICKS_PHASE,):
+        if deal.phase not in TRICK_PHASES:
             raise Refusal(f"no trick is played now: the deal is at {deal.phase}"
                           f"{_due_show(deal)}")
         winner = action.get("winner")
@@ -558,7 +560,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
             if deal.phase in BEFORE_TRICKS and deal.caller is None and any(
                     state.totals[p] >= state.options["chicago_from"] for p in state.seats):
                 legal.append("call")
-            if deal.phase in BEFORE_TRICKS or deal.phase == TRICKS_PHASE:
+            if deal.phase in TRICK_PHASES:
                 legal.append("trick")
         if state.zero_ready is not None:
             legal.append("zero")
@@ -670,9 +672,10 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
          "reset": "Winning: 52 or more and a successful Chicago; a player who ends a deal at "
                   "52 or more without one is reset to 0; the highest total wins, ties play "
                   "on."}[options["win_needs_chicago"]],
-        "Decision: exchanges may be entered in any order (each player once per exchange) or "
-        "left out; a show nobody makes may be left out too (the next show or the first "
-        "trick passes over it).",
+        "Decision: exchanges may be entered in any order or left out; each player exchanges "
+        "once per exchange (an exchange is binding, seed 001). Round 1's show may be left "
+        "out when nobody shows; round 2's is entered (with no hands if nobody shows) "
+        "before the first trick.",
         "Decision: a show lists the hands of the players who show; the same card may not be "
         "in two hands, and after the tricks not in the hand of a player other than the one "
         "it took a trick for.",
@@ -728,8 +731,8 @@ def random_action(game: Any, rng: Any) -> dict[str, Any]:
         skip = due < 2 and deal.phase == EXCHANGE_PHASES[0] and rng.random() < 0.05
         number = due + 1 if skip else due
         return {"type": "show", "round": number, "hands": _random_hands(state, rng)}
-    if due == 3:
-        return {"type": "show", "round": 3, "hands": _random_hands(state, rng)}
+    if due is not None and deal.phase not in TRICK_PHASES:
+        return {"type": "show", "round": due, "hands": _random_hands(state, rng)}
     return _random_trick(state, rng)
 
 

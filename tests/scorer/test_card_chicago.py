@@ -182,8 +182,8 @@ def test_phases_of_a_deal_and_what_is_legal() -> None:
         state = g.state()
         seen.append((state["deal"]["phase"], state["next"]["actions"]))
         g.apply(action)
-    assert seen[0] == ("exchange 1", ["exchange", "show", "trick"])
-    assert seen[2] == ("exchange 2", ["exchange", "show", "trick", "undo"])
+    assert seen[0] == ("exchange 1", ["exchange", "show"])
+    assert seen[2] == ("exchange 2", ["exchange", "show", "undo"])
     assert seen[3] == ("exchange 3", ["exchange", "trick", "undo"])   # nobody has 15
     assert seen[4] == ("tricks", ["trick", "undo"])
     assert seen[-1] == ("final hands", ["show", "undo"])
@@ -348,19 +348,29 @@ def test_one_call_per_deal_and_only_before_the_first_trick() -> None:
     refused(g2, {"type": "call", "player": "Aino"}, "before the first trick")
 
 
-def test_a_show_nobody_makes_may_be_left_out() -> None:
+def test_round_1_may_be_left_out_but_round_2_comes_before_the_tricks() -> None:
     g = game()
     show(g, 2, {"Aino": PAIR})                          # nobody showed in round 1
     assert g.state()["deal"]["phase"] == "exchange 3" and score(g)["Aino"] == 1
     refused(g, {"type": "show", "round": 1, "hands": {}}, "before the tricks, once")
     refused(g, {"type": "show", "round": 2, "hands": {}}, "before the tricks, once")
-    g2 = game()
-    refused(g2, {"type": "show", "round": 3, "hands": {}}, "after the five tricks")
-    tricks(g2, ["Bertil"])                              # nobody showed in rounds 1 and 2
-    refused(g2, {"type": "show", "round": 2, "hands": {}}, "before the tricks, once")
-    tricks(g2, ["Bertil"] * 4)
-    show(g2, 3, {"Bertil": TRIPS})
-    assert score(g2) == {"Aino": 0, "Bertil": 5 + 3}
+    tricks(g, ["Bertil"] * 5)
+    show(g, 3, {"Bertil": TRIPS})
+    assert score(g) == {"Aino": 1, "Bertil": 5 + 3}
+    refused(g, {"type": "show", "round": 3, "hands": {}}, "after the five tricks")
+    refused(g, {"type": "trick", "winner": "Aino"}, "(round 1 is shown next)")
+    show(g, 1, {})
+    refused(g, {"type": "trick", "winner": "Aino"}, "(round 2 is shown next)")
+
+
+def test_a_trick_after_a_failed_chicago_is_refused() -> None:
+    g = game(chicago_from=0)
+    show(g, 1, {})
+    show(g, 2, {})
+    g.apply({"type": "call", "player": "Aino"})
+    tricks(g, ["Bertil"])
+    refused(g, {"type": "trick", "winner": "Aino"}, "no trick is played now")
+    assert score(g) == {"Aino": -15, "Bertil": 0}
 
 
 # -- buy stop ------------------------------------------------------------------------------
@@ -668,6 +678,7 @@ def test_illegal_hands(hands: dict[str, Any], reason: str) -> None:
     ({"type": "show", "round": 1}, "needs 'hands'"),
     ({"type": "show", "round": 1, "hands": ["AS KS QS JS TS"]}, "needs 'hands'"),
     ({"type": "call", "player": "Aino"}, "Aino has 0 points; calling Chicago needs at least 15"),
+    ({"type": "trick", "winner": "Aino"}, "no trick is played now: the deal is at exchange 1"),
     ({"type": "call"}, "needs 'player'"),
     ({"type": "exchange", "count": 1}, "needs 'player'"),
     ({"type": "exchange", "player": "Cecilia", "count": 1}, "unknown player 'Cecilia'"),
