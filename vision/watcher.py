@@ -117,6 +117,10 @@ class RollWatcher:
     ``settle_frames - 1``) is how many of those still frames are read; the event carries
     the reading most of them agree on.
 
+    ``region`` ``(x0, y0, x1, y1)`` in frame pixels limits the motion check to the tray
+    (from a calibration), so arms resting on the table beside it are not taken for a
+    hand in the tray; the reader still gets the whole frame.
+
     Thresholds are in grey levels of the thumbnail (after matching brightness) and in
     fractions of its pixels. Not thread-safe: feed it from one thread.
     """
@@ -133,9 +137,10 @@ class RollWatcher:
         scene_fraction: float = 0.001,
         flicker: float = 0.06,
         flicker_frames: int = 2,
-        hand_fraction: float = 0.06,
-        hand_edge_fraction: float = 0.02,
+        hand_fraction: float = 0.10,
+        hand_edge_fraction: float = 0.05,
         obstructed_frames: int = 45,
+        region: tuple[int, int, int, int] | None = None,
     ) -> None:
         if settle_frames < 2:
             raise ValueError("settle_frames must be at least 2 (one still pair)")
@@ -153,6 +158,7 @@ class RollWatcher:
         self.hand_fraction = hand_fraction
         self.hand_edge_fraction = hand_edge_fraction
         self.obstructed_frames = obstructed_frames
+        self.region = region
         self.last_reading: Any | None = None
         """The reading of the last settled event."""
         self.last_motion: float = 0.0
@@ -195,7 +201,12 @@ class RollWatcher:
     def feed(self, frame: np.ndarray) -> list[WatchEvent]:
         """Look at the next frame; returns the events it causes (usually none)."""
         self.frame_index += 1
-        small = thumbnail(frame, self.width)
+        if self.region is not None:
+            x0, y0, x1, y1 = self.region
+            frame_view = frame[max(0, y0) : y1, max(0, x0) : x1]
+            small = thumbnail(frame_view if frame_view.size else frame, self.width)
+        else:
+            small = thumbnail(frame, self.width)
         if self._prev is None or self._anchor is None or self._scene is None:
             # The first picture is the reference: whatever lies there is not a new roll.
             self._prev = self._anchor = self._scene = small
