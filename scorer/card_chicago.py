@@ -635,7 +635,7 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
     'Card Chicago: 2 to 4 players (up to 10 with a warning), 52 cards, five each.'
     """
     royal = options["royal_flush"]
-    royal_text = {"win": "wins the game at once",
+    royal_text = {"win": "wins the game at once (decision: with or without a Chicago)",
                   8: "scores as a straight flush (decision)"}.get(
         royal, f"scores {royal}")
     last = "5" if options["last_trick"] == 5 else "2, or 5 when won with a two"
@@ -663,8 +663,9 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
         "After a call the caller leads the first trick." if options["chicago_lead"] == "caller"
         else "After a call the player left of the dealer still leads.",
         f"Buy stop: a player who ends a deal with {options['buy_stop']} or more may not "
-        + ("exchange in the following deal (checked after every deal)."
-           if options["buy_stop_lasts"] == "deal" else "exchange for the rest of the game."),
+        + ("exchange in the following deal (checked after every deal)"
+           if options["buy_stop_lasts"] == "deal" else "exchange for the rest of the game")
+        + "; decision: an exchange of 0 cards is refused too.",
         {"no": "Winning: when a deal ends with someone at 52 or more, the highest total wins; "
                "a tie at the top plays on (decision).",
          "play_on": "Winning: 52 or more and a successful Chicago (decision: one in the same "
@@ -677,8 +678,8 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
         "out when nobody shows; round 2's is entered (with no hands if nobody shows) "
         "before the first trick.",
         "Decision: a show lists the hands of the players who show; the same card may not be "
-        "in two hands, and after the tricks not in the hand of a player other than the one "
-        "it took a trick for.",
+        "in two hands, nor take two tricks in a deal, and after the tricks it is not in the "
+        "hand of a player other than the one it took a trick for.",
         "Decision: hand points, the last trick and Chicago count the moment they are won; "
         "the game is decided only when a deal ends.",
         "At the table: a player who breaks up a hand that already scored shows it first; "
