@@ -15,7 +15,7 @@ from flask import Flask, Response, abort, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 import scorer
-from web.families import family_table
+from web.families import TITLES, family_table
 from web.table import Table, TableError
 
 log = logging.getLogger("dicetray.web")
@@ -95,7 +95,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
 
     @app.get("/history")
     def history() -> str:
-        return render_template("history.html", games=[g.to_json() for g in table.store.games()])
+        return render_template("history.html", games=[g.to_json() for g in table.store.games()],
+                               current=table.game_id, titles=TITLES)
 
     @app.get("/favicon.ico")
     def favicon() -> Response:

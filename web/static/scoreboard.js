@@ -35,8 +35,10 @@ function turnHTML(game, state) {
   let html = "";
   const next = game.next || {};
   if (next.player) {
-    const again = next.throw === 2 ? " (second throw)" : "";
-    html += `<div class="turn"><b>${esc(next.player)}</b> throws${again}</div>`;
+    const actions = next.actions || [];
+    const again = next.throw === 2 && game.family === "sum_chicago" ? " (second throw)" : "";
+    const what = actions.includes("roll") ? `throws${again}` : "to play";
+    html += `<div class="turn"><b>${esc(next.player)}</b> ${what}</div>`;
   }
   if (state.table && state.table.waiting) html += `<div class="waiting">Check the tray…</div>`;
   else if (state.camera && state.camera.moving) html += `<div class="muted chance">Rolling…</div>`;
@@ -79,8 +81,10 @@ function genericPanel(game, state) {
   let left = `<h1>${esc(title)}</h1>` + turnHTML(game, state);
   const dice = latestDice(state);
   if (dice.length) left += `<div class="roll">${dice.map((v) => dieSVG(v)).join("")}</div>`;
+  const current = game.next && game.next.player;
   let right = `<table class="scores">` + game.players.map((p) =>
-    `<tr><td>${esc(p.name)}</td><td class="big">${esc(p.score)}</td></tr>`).join("") + `</table>`;
+    `<tr><td class="${p.name === current ? "current" : ""}">${esc(p.name)}</td>` +
+    `<td class="big">${esc(p.score)}</td></tr>`).join("") + `</table>`;
   if (game.help && game.help.length) right += `<p class="muted">${esc(game.help[0])}</p>`;
   return [left, right];
 }
