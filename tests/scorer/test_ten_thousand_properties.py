@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer import Game, IllegalAction, load_game, new_game
+from scorer.farkle_scoring import score_selection
 from scorer.ten_thousand import RULES, random_action
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "ten_thousand.json"
@@ -104,6 +106,53 @@ def test_the_next_throw_takes_the_dice_left(options: dict[str, Any], seed: int) 
         else:
             assert nxt["actions"][0] == "set_aside" and nxt["dice"] == 0 and turn["choices"]
         game.apply(random_action(game, rng))
+
+
+def plain_farkle(dice: list[int], specials: bool) -> bool:
+    """A throw with no 1, no 5, nothing three alike, and (all six dice) no three pairs."""
+    counts = sorted(Counter(dice).values())
+    if 1 in dice or 5 in dice or max(counts) >= 3:
+        return False
+    return not (specials and len(dice) == 6 and counts == [2, 2, 2])
+
+
+def ledger(actions: list[dict[str, Any]], options: dict[str, Any]) -> dict[str, int]:
+    """The totals as a scorekeeper with pen and paper keeps them, from the actions alone."""
+    totals: dict[str, int] = Counter()
+    opened: set[str] = set()
+    in_a_row: dict[str, int] = Counter()
+    at_stake = 0
+    for action in actions:
+        player = action["player"]
+        if action["type"] == "set_aside":
+            at_stake += score_selection(action["dice"], options) or 0
+        elif action["type"] == "bank":
+            in_a_row[player] = 0
+            if player in opened or at_stake >= options["opening"]:
+                totals[player] += at_stake
+                opened.add(player)
+            at_stake = 0
+        elif plain_farkle(action["dice"], options["specials"]):
+            in_a_row[player] += 1
+            at_stake = 0
+            if options["three_farkles"] and in_a_row[player] == 3:
+                totals[player] += options["three_farkles"]
+                in_a_row[player] = 0
+    return totals
+
+
+@settings(max_examples=30, deadline=None)
+@given(options=OPTIONS.filter(lambda o: not o["exact_target"]), seed=st.integers(0, 2 ** 32))
+def test_the_totals_are_what_a_scorekeeper_writes_down(options: dict[str, Any], seed: int
+                                                       ) -> None:
+    game, rng = random_game(options, 3, seed)
+    for _ in range(200):
+        if game.state()["finished"]:
+            break
+        game.apply(random_action(game, rng))
+    totals = ledger(game.log, options)
+    assert {p["name"]: p["score"] for p in game.state()["players"]} == {
+        name: totals[name] for name in game.players}
 
 
 # -- the example game in docs/ -----------------------------------------------------------------
