@@ -45,5 +45,6 @@ def describe(index: int | None, action: Any) -> str:
     if not isinstance(action, Mapping):
         return where
     kind = action.get("type", "?")
-    player = action.get("player")
+    # A trick names its winner rather than a player.
+    player = action.get("player", action.get("winner"))
     return f"{where} ({kind} by {player})" if isinstance(player, str) else f"{where} ({kind})"
