@@ -22,6 +22,12 @@ log = logging.getLogger("dicetray.web")
 
 KEEP_ALIVE_S = 15.0
 
+# waitress notices that a client went away (and tells the app through
+# ``waitress.client_disconnected``) only if it keeps reading the socket while a request
+# runs, which a lookahead of 1 turns on; an SSE stream then ends soon after its screen
+# closes instead of holding a server thread until the next keep-alive write fails.
+WAITRESS_OPTIONS = {"channel_request_lookahead": 1}
+
 
 class BadRequest(ValueError):
     """A request body that is not what the route takes."""
@@ -129,7 +135,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def events() -> Response:
         last = _last_event_id(request.headers.get("Last-Event-ID")
                               or request.args.get("lastEventId"))
-        return Response(_stream(table, last, keep_alive), mimetype="text/event-stream",
+        gone = request.environ.get("waitress.client_disconnected")
+        return Response(_stream(table, last, keep_alive, gone), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     # -- actions ---------------------------------------------------------------------------
@@ -211,21 +218,33 @@ def _last_event_id(raw: str | None) -> int | None:
         return None
 
 
-def _stream(table: Table, last: int | None, keep_alive: float) -> Iterator[str]:
+def _stream(table: Table, last: int | None, keep_alive: float,
+            gone: Callable[[], bool] | None = None) -> Iterator[str]:
     """The SSE stream: the current state first, then each newer one, with keep-alives.
 
     A client that reconnects with the revision it already has (Last-Event-ID) is not sent
     it again; any other (older, newer after a reset, or none) gets the current state.
+    ``gone`` (waitress tells) ends the stream soon after the screen goes away, so a
+    tablet that sleeps and wakes often does not hold server threads for a whole
+    keep-alive period each time.
     """
     yield "retry: 2000\n\n"
     revision, payload = table.publisher.latest()
     if last != revision:
         yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
     sent = revision
+    quiet = 0.0
+    slice_s = min(1.0, keep_alive)
     while not table.publisher.closed:
-        got = table.publisher.wait_newer(sent, keep_alive)
-        if got is None:
-            yield ": keep-alive\n\n"
+        got = table.publisher.wait_newer(sent, slice_s)
+        if got is not None:
+            sent, payload = got
+            quiet = 0.0
+            yield f"event: state\nid: {sent}\ndata: {payload}\n\n"
             continue
-        sent, payload = got
-        yield f"event: state\nid: {sent}\ndata: {payload}\n\n"
+        if gone is not None and gone():
+            return
+        quiet += slice_s
+        if quiet >= keep_alive:
+            quiet = 0.0
+            yield ": keep-alive\n\n"

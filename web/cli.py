@@ -146,7 +146,7 @@ def serve(args: argparse.Namespace) -> int:
 
     import waitress  # type: ignore[import-untyped]
 
-    from web.app import create_app
+    from web.app import WAITRESS_OPTIONS, create_app
     from web.store import Store, StoreError
     from web.table import Table
     from vision.cameras import CameraUnavailable, open_camera
@@ -187,7 +187,8 @@ def serve(args: argparse.Namespace) -> int:
     print(f"control:    http://{host}:{args.port}/control", flush=True)
     try:
         waitress.serve(create_app(table), host=args.host, port=args.port,
-                       threads=max(8, args.threads), channel_timeout=60, ident="dicetray")
+                       threads=max(8, args.threads), channel_timeout=60, ident="dicetray",
+                       **WAITRESS_OPTIONS)
     finally:
         table.stop()
         store.close()

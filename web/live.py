@@ -10,7 +10,7 @@ from typing import Any
 
 import waitress  # type: ignore[import-untyped]
 
-from web.app import create_app
+from web.app import WAITRESS_OPTIONS, create_app
 from web.store import Store
 from web.table import Table
 
@@ -28,7 +28,7 @@ class LiveServer:
         self.table = Table(self.store, camera=camera)
         self._server: Any = waitress.create_server(
             create_app(self.table, keep_alive=keep_alive), host="127.0.0.1", port=0,
-            threads=threads)
+            threads=threads, **WAITRESS_OPTIONS)
         self.port = int(self._server.effective_port)
         self.url = f"http://127.0.0.1:{self.port}"
         self._thread = threading.Thread(target=self._server.run, name="live-server", daemon=True)
