@@ -129,6 +129,7 @@ class TrayStyle:
     touching: float  # chance that a die is placed touching another
     texture_seed: int = 0
     tilt: float = 0.0  # chance that a die leans against the tray wall (render_tray only)
+    clutter: int = 0  # things that are not dice (pen, playing card, coin), render_tray only
 
     @classmethod
     def random(cls, rng: np.random.Generator, size: Size = (1280, 960)) -> TrayStyle:
@@ -176,6 +177,8 @@ class TrayStyle:
             # A quarter of the trays have some dice leaning on the wall, so a reader
             # trained on these frames learns to say "tilted" rather than guess.
             tilt=float(rng.choice([0.0, 0.0, 0.0, 0.15])),
+            # Some trays hold a pen, a card or a coin, which a reader must not count.
+            clutter=int(rng.choice([0, 0, 0, 1, 2])),
         )
 
 
@@ -380,6 +383,7 @@ class _Placement:
     lift: float = 0.0  # 0 on the floor; >0 in the air (drawn bigger, shadow further)
     velocity: tuple[float, float] = (0.0, 0.0)  # pixels per frame, for motion blur
     glare: tuple[float, float, float] | None = None  # dx, dy (fractions of side), strength
+    shadow_scale: float = 1.0  # flat things (a card, a coin) cast a shorter, sharper shadow
 
 
 def _die_matrix(p: _Placement, origin: tuple[int, int], shift: tuple[float, float] = (0, 0)) -> np.ndarray:
@@ -429,11 +433,12 @@ def _composite(
     gh, gw = tray.gain.shape
     for p in placements:
         side = p.sprite.side * (1 + p.lift)
+        tall = side * p.shadow_scale
         shadow_shift = (
-            style.shadow_offset[0] * side * (1 + 6 * p.lift),
-            style.shadow_offset[1] * side * (1 + 6 * p.lift),
+            style.shadow_offset[0] * tall * (1 + 6 * p.lift),
+            style.shadow_offset[1] * tall * (1 + 6 * p.lift),
         )
-        sigma = max(1.0, style.shadow_blur * side * (1 + 4 * p.lift))
+        sigma = max(1.0, style.shadow_blur * tall * (1 + 4 * p.lift))
         reach = side * 0.75 + abs(shadow_shift[0]) + abs(shadow_shift[1]) + 2.5 * sigma
         reach += (abs(p.velocity[0]) + abs(p.velocity[1])) / 4 + 4
         x0, y0 = max(0, int(p.center[0] - reach)), max(0, int(p.center[1] - reach))
@@ -625,6 +630,107 @@ def _glare(rng: np.random.Generator, style: TrayStyle) -> tuple[float, float, fl
     )
 
 
+def _clutter_sprite(rng: np.random.Generator, kind: str, die: float) -> tuple[_Sprite, float, float, float]:
+    """A thing that is not a die, drawn flat: returns (sprite, length, width, height),
+    sizes in frame pixels (length along sprite-up), height in dice for its shadow."""
+    if kind == "pen":
+        length, width, height = die * rng.uniform(4.0, 6.0), die * rng.uniform(0.14, 0.2), 0.6
+    elif kind == "card":
+        width = die * rng.uniform(3.2, 3.8)
+        length, height = width * 1.4, 0.05
+    else:  # coin
+        length = width = die * rng.uniform(1.1, 1.5)
+        height = 0.15
+    w, h = int(math.ceil(width * _SUPER)) + 6, int(math.ceil(length * _SUPER)) + 6
+    colour: np.ndarray = np.zeros((h, w, 3), np.float32)
+    alpha: np.ndarray = np.zeros((h, w), np.float32)
+    x0, y0, x1, y1 = 3, 3, w - 4, h - 4
+    if kind == "pen":
+        body = _jitter(rng, [(150, 60, 20), (30, 30, 30), (40, 40, 180), (190, 190, 195)][int(rng.integers(4))], 10)
+        r = (x1 - x0) // 2
+        for img, c in ((alpha, 1.0), (colour, body)):
+            cv2.rectangle(img, (x0, y0 + r), (x1, y1 - 3 * r), c, -1, cv2.LINE_AA)
+            cv2.circle(img, ((x0 + x1) // 2, y0 + r), r, c, -1, cv2.LINE_AA)
+            tip = np.array([(x0, y1 - 3 * r), (x1, y1 - 3 * r), ((x0 + x1) // 2, y1)], np.int32)
+            cv2.fillConvexPoly(img, tip, c if img is alpha else (190.0, 200.0, 205.0), cv2.LINE_AA)
+        cv2.line(colour, ((x0 + x1) // 2, y0 + r), ((x0 + x1) // 2, y0 + (y1 - y0) // 4), (220, 220, 225), max(1, r // 3))
+    elif kind == "card":
+        r = max(2, (x1 - x0) // 12)
+        _rounded_square_rect(alpha, (x0, y0, x1, y1), r, 1.0)
+        _rounded_square_rect(colour, (x0, y0, x1, y1), r, (238, 240, 242))
+        ink = (40, 40, 190) if rng.random() < 0.5 else (30, 30, 30)
+        # Suit marks laid out like a 2-10 card: the very pips a reader must not count.
+        count = int(rng.integers(2, 11))
+        cols = 1 if count <= 3 else 2
+        rows = math.ceil(count / cols)
+        pip = max(2, (x1 - x0) // 14)
+        for k in range(count):
+            cx = (x0 + x1) / 2 if cols == 1 else x0 + (x1 - x0) * (0.32 if k % cols == 0 else 0.68)
+            cy = y0 + (y1 - y0) * (0.2 + 0.6 * (k // cols + 0.5) / rows)
+            cv2.circle(colour, (round(cx), round(cy)), pip, ink, -1, cv2.LINE_AA)
+        scale = (x1 - x0) / 160
+        # The rank in the corner (putText draws on 8-bit pictures only).
+        mark = np.zeros((h, w), np.uint8)
+        cv2.putText(mark, str(count), (x0 + 4, y0 + int(40 * scale)), cv2.FONT_HERSHEY_SIMPLEX, scale, 255, max(1, int(3 * scale)))
+        colour[mark > 0] = ink
+    else:
+        metal = (40.0, 160.0, 200.0) if rng.random() < 0.5 else (175.0, 178.0, 182.0)
+        mid, r = ((x0 + x1) // 2, (y0 + y1) // 2), (x1 - x0) // 2
+        cv2.circle(alpha, mid, r, 1.0, -1, cv2.LINE_AA)
+        cv2.circle(colour, mid, r, tuple(v * 0.75 for v in metal), -1, cv2.LINE_AA)
+        cv2.circle(colour, mid, int(r * 0.86), metal, -1, cv2.LINE_AA)
+        cv2.circle(colour, mid, int(r * 0.5), tuple(v * 0.85 for v in metal), max(1, r // 12), cv2.LINE_AA)
+    colour = cv2.GaussianBlur(colour, (0, 0), 0.7)
+    rgba = np.dstack([colour * alpha[..., None], alpha]).astype(np.float32)
+    return _Sprite(rgba=rgba, alpha=alpha, side=max(length, width)), length, width, height
+
+
+def _rounded_square_rect(img: np.ndarray, rect: tuple[int, int, int, int], r: int, colour: float | tuple[float, ...]) -> None:
+    """Fill a rounded rectangle (``rect`` is x0, y0, x1, y1)."""
+    x0, y0, x1, y1 = rect
+    cv2.rectangle(img, (x0 + r, y0), (x1 - r, y1), colour, -1, cv2.LINE_AA)
+    cv2.rectangle(img, (x0, y0 + r), (x1, y1 - r), colour, -1, cv2.LINE_AA)
+    for cx in (x0 + r, x1 - r):
+        for cy in (y0 + r, y1 - r):
+            cv2.circle(img, (cx, cy), r, colour, -1, cv2.LINE_AA)
+
+
+def _clutter(
+    rng: np.random.Generator,
+    style: TrayStyle,
+    floor: tuple[float, float, float, float],
+    sides: Sequence[float],
+    poses: Sequence[tuple[tuple[float, float], float]],
+    leans: Sequence[float | None],
+) -> list[_Placement]:
+    """Place ``style.clutter`` non-dice things on the floor, clear of every die.
+
+    A thing that finds no room is left out: clutter is decoration, never a reason to fail.
+    """
+    if style.clutter <= 0:
+        return []
+    taken = [
+        _corners(c, s, a, s if lean is None else s * (math.cos(math.radians(lean)) + math.sin(math.radians(lean))))
+        for s, (c, a), lean in zip(sides, poses, leans)
+    ]
+    die = float(np.median(sides)) if sides else style.die_side * (floor[2] - floor[0])
+    fx0, fy0, fx1, fy1 = floor
+    out = []
+    for _ in range(style.clutter):
+        kind = ["pen", "card", "coin"][int(rng.integers(3))]
+        sprite, length, width, height = _clutter_sprite(rng, kind, die)
+        for _attempt in range(60):
+            angle = float(rng.uniform(0, 360))
+            center = (float(rng.uniform(fx0, fx1)), float(rng.uniform(fy0, fy1)))
+            quad = _corners(center, width, angle, length)
+            inside = quad[:, 0].min() >= fx0 and quad[:, 0].max() <= fx1 and quad[:, 1].min() >= fy0 and quad[:, 1].max() <= fy1
+            if inside and not any(_overlap(quad, q) for q in taken):
+                taken.append(quad)
+                out.append(_Placement(sprite, center, angle, shadow_scale=height * die / sprite.side))
+                break
+    return out
+
+
 def _check_values(dice: Sequence[int]) -> tuple[int, ...]:
     values = tuple(int(v) for v in dice)
     bad = [v for v in values if v not in PIP_LAYOUTS]
@@ -655,6 +761,7 @@ def render_tray(
     if style.tilt > 0:
         leans = [float(rng.uniform(25, 45)) if rng.random() < style.tilt else None for _ in values]
     poses = _layout(rng, sides, tray.floor, style.touching, leans)
+    clutter = _clutter(rng, style, tray.floor, sides, poses, leans)
     placements = []
     centers = []
     for v, (look, _), s, (center, angle), lean in zip(values, kit, sides, poses, leans):
@@ -666,6 +773,7 @@ def render_tray(
             centers.append(_tilted_face_center(sprite, center, angle, lean))
         placements.append(_Placement(sprite, center, angle, glare=_glare(rng, style)))
     frame = tray.image.copy()
+    _composite(frame, tray, style, clutter)
     boxes = _composite(frame, tray, style, placements, boxes=True)
     truth = tuple(
         SimDie(v, (float(c[0]), float(c[1])), box, float(a % 360), lean is not None, float(s))

@@ -102,6 +102,25 @@ def test_leaning_dice_are_marked_tilted_and_lean_on_a_wall() -> None:
     assert tray.style.tilt == 0.0 and not any(d.tilted for d in tray.truth)
 
 
+def test_clutter_is_drawn_but_never_labelled_or_over_a_die() -> None:
+    size = (640, 480)
+    rng = np.random.default_rng(8)
+    style = dataclasses.replace(TrayStyle.random(rng, size), clutter=3, tilt=0.0)
+    plain_rng = np.random.default_rng(8)
+    plain_style = dataclasses.replace(TrayStyle.random(plain_rng, size), clutter=0, tilt=0.0)
+    img, truth = render_tray(rng, [2, 5], size, style=style)
+    plain, plain_truth = render_tray(plain_rng, [2, 5], size, style=plain_style)
+    assert [d.value for d in truth] == [2, 5]
+    # Same dice in the same places (clutter is placed after them), more drawn besides.
+    assert [d.box for d in truth] == [d.box for d in plain_truth]
+    changed = np.abs(img.astype(np.int16) - plain.astype(np.int16)).max(axis=2) > 40
+    assert changed.mean() > 0.01
+    for die in truth:
+        x0, y0, x1, y1 = (int(v) for v in die.box)
+        inner = changed[y0 + 3 : y1 - 3, x0 + 3 : x1 - 3]
+        assert inner.mean() < 0.05, "something was drawn over a die"
+
+
 def test_a_die_looks_like_a_die_where_the_truth_says() -> None:
     """The box holds a blob that differs from the floor; outside the dice it is floor."""
     img, truth = render_tray(np.random.default_rng(5), [6, 6, 6], (640, 480))
