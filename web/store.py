@@ -253,7 +253,9 @@ class Store:
                        (game_id, index, json.dumps(action), time.time()))
             if reading is not None:
                 if action.get("type") == "roll":
-                    db.execute("UPDATE readings SET status='scored', action=?, player=? WHERE id=?",
+                    # Scored: why it had to wait no longer matters.
+                    db.execute("UPDATE readings SET status='scored', action=?, player=?, note=NULL "
+                               "WHERE id=?",
                                (index, action.get("player"), reading))
                 if reading_dice is not None:
                     db.execute("UPDATE readings SET dice=? WHERE id=?",

@@ -97,6 +97,7 @@ class Table:
         self._last_scored = time.monotonic()
         self._rolled_at: float | None = None
         self._finished_at: float | None = None
+        self._demo_checked = 0.0
         self.game_id: int | None = None
         self.game: scorer.Game | None = None
         start = time.perf_counter()
@@ -404,7 +405,9 @@ class Table:
                     log.exception("reading a frame failed")
                     with self._lock:
                         self._camera_status["error"] = f"reading failed: {exc}"
-            if self.demo:
+            if self.demo and time.monotonic() - self._demo_checked > 0.25:
+                # A few looks a second are plenty for a family's pace; not one per frame.
+                self._demo_checked = time.monotonic()
                 try:
                     self._demo_step()
                 except (ValueError, StoreError) as exc:
