@@ -134,7 +134,7 @@ class RollWatcher:
         width: int = 160,
         level: float = 10.0,
         motion_fraction: float = 0.0002,
-        scene_fraction: float = 0.001,
+        scene_fraction: float = 0.0003,
         flicker: float = 0.06,
         flicker_frames: int = 2,
         hand_fraction: float = 0.10,

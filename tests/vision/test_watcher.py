@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.sim import SimulatedTray
 from vision.watcher import RollWatcher, WatchEvent
@@ -96,6 +98,21 @@ def test_one_roll_gives_one_moving_and_one_settled_soon_after_the_dice_stop(
     assert values(events[1]) == sorted(thrown)
     # Only settled frames paid for a full read, and one read per roll by default.
     assert len(reader.calls) == 1 and not reader.calls[0][1]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), dice=st.integers(1, 6))
+def test_any_tray_any_throw_one_settle_within_three_frames(seed: int, dice: int) -> None:
+    """Dark dice on dark felt, tiny dice, many dice: every throw settles once, on time."""
+    tray = SimulatedTray(seed=seed, size=(320, 240), dice=dice)
+    watcher = RollWatcher()
+    run(watcher, stream(tray, 2))
+    for _ in range(2):
+        tray.roll()
+        events = run(watcher, stream(tray, 30))
+        assert [e.kind for e in events] == ["moving", "settled"]
+        assert tray.settled_at is not None
+        assert tray.settled_at <= events[1].frame_index <= tray.settled_at + 3
 
 
 def test_two_rolls_with_the_same_result_are_two_rolls() -> None:
