@@ -1,7 +1,8 @@
 """Read a die's top face: the crop classifier (``models/classifier.onnx``).
 
 Classes 0-5 are values 1-6; 6 is "not a die centre" (a detector false alarm: a pen,
-a hand, a corner between dice); 7 is "tilted" (a die leaning on the wall).
+a hand, a corner between dice); 7 is "tilted" (a die leaning on the wall); 8 is
+"picture face" (a logo instead of pips).
 """
 from __future__ import annotations
 
@@ -16,6 +17,8 @@ from vision.crops import CROP_PX, cut
 MODEL = Path(__file__).resolve().parent / "models" / "classifier.onnx"
 NOT_DIE = 6
 TILTED = 7
+PICTURE = 8
+N_CLASSES = 9
 
 
 @lru_cache(maxsize=1)
@@ -36,12 +39,15 @@ def crops_of(image: np.ndarray, centres: list[tuple[float, float, float]]) -> np
 
 
 def classify(crops: np.ndarray) -> np.ndarray:
-    """Class probabilities (n, 8) for a stack of crops."""
+    """Class probabilities (n, 9) for a stack of crops."""
     if len(crops) == 0:
-        return np.zeros((0, 8), np.float32)
+        return np.zeros((0, N_CLASSES), np.float32)
     blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
     net = _net()
     net.setInput(np.ascontiguousarray(blob))
     logits = net.forward().reshape(len(crops), -1)
     e = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return e / e.sum(axis=1, keepdims=True)
+    probs = e / e.sum(axis=1, keepdims=True)
+    if probs.shape[1] < N_CLASSES:  # an older model without the last classes
+        probs = np.pad(probs, ((0, 0), (0, N_CLASSES - probs.shape[1])))
+    return probs

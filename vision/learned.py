@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from calibration import Calibration
-from vision import classify, detect
-from vision.reader import DieRead, make_die
+from vision import classify, detect, pictures
+from vision.reader import THRESHOLD, DieRead, make_die
 
 
 def available() -> bool:
@@ -33,6 +33,16 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
         box = (x - half, y - half, x + half, y + half)
         if cls == classify.TILTED:
             out.append(make_die(None, (x, y), box, float(p[cls]), tilted=True))
+            continue
+        taught = calibration.picture_faces if calibration is not None else ()
+        if taught and (cls == classify.PICTURE or p[cls] < THRESHOLD):
+            # A face the owner taught reads as its value (a logo has no pips to count).
+            found = pictures.match(image, x, y, face, taught)
+            if found is not None:
+                out.append(make_die(found[0], (x, y), box, max(found[1], THRESHOLD)))
+                continue
+        if cls == classify.PICTURE:
+            out.append(make_die(None, (x, y), box, float(p[cls]), picture=True))
             continue
         value = int(np.argmax(p[:6])) + 1
         out.append(make_die(value, (x, y), box, float(p[value - 1])))

@@ -22,10 +22,12 @@ import numpy as np
 
 DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 
-# Classifier classes: 0-5 are values 1-6; then "not a die centre" and "tilted".
+# Classifier classes: 0-5 are values 1-6; then "not a die centre", "tilted" and
+# "picture face" (a logo instead of pips).
 NOT_DIE = 6
 TILTED = 7
-N_CLASSES = 8
+PICTURE = 8
+N_CLASSES = 9
 
 
 @dataclass

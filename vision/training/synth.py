@@ -23,8 +23,38 @@ def _colour(rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, 256, 3).astype(np.float32)
 
 
-def synth_face(rng: np.random.Generator, value: int, canvas: int = 96) -> tuple[np.ndarray, float]:
-    """A BGR canvas with one die seen from above, centred; returns (image, face px)."""
+def _logo(rng: np.random.Generator, img: np.ndarray, c: float, face: float, colour: list[float]) -> None:
+    """A picture instead of pips: a letter, a star or a swirl, about half the face."""
+    kind = int(rng.integers(3))
+    size = face * rng.uniform(0.35, 0.6)
+    if kind == 0:
+        letter = chr(int(rng.integers(65, 91)))
+        scale = size / 22.0
+        (tw, th), _ = cv2.getTextSize(letter, cv2.FONT_HERSHEY_SIMPLEX, scale, 2)
+        # putText draws on 8-bit images only: draw a mask, then blend it in.
+        mask = np.zeros(img.shape[:2], np.uint8)
+        cv2.putText(mask, letter, (int(c - tw / 2), int(c + th / 2)), cv2.FONT_HERSHEY_SIMPLEX,
+                    scale, 255, max(1, int(face * 0.06)), cv2.LINE_AA)
+        a = mask.astype(np.float32)[..., None] / 255.0
+        img[:] = img * (1 - a) + np.array(colour, np.float32) * a
+    elif kind == 1:
+        n = int(rng.integers(5, 8))
+        ang = np.linspace(0, 2 * np.pi, 2 * n, endpoint=False) + rng.uniform(0, np.pi)
+        rad = np.where(np.arange(2 * n) % 2 == 0, size / 2, size / 5)
+        pts = np.stack([c + rad * np.cos(ang), c + rad * np.sin(ang)], 1).astype(np.int32)
+        cv2.fillPoly(img, [pts], colour, cv2.LINE_AA)
+    else:
+        t = np.linspace(0, rng.uniform(3, 5) * np.pi, 60)
+        r = size / 2 * t / t[-1]
+        pts = np.stack([c + r * np.cos(t), c + r * np.sin(t)], 1).astype(np.int32)
+        cv2.polylines(img, [pts], False, colour, max(1, int(face * 0.06)), cv2.LINE_AA)
+
+
+def synth_face(rng: np.random.Generator, value: int, canvas: int = 96,
+               picture: bool = False) -> tuple[np.ndarray, float]:
+    """A BGR canvas with one die seen from above, centred; returns (image, face px).
+
+    With ``picture`` the face carries a logo instead of its pips."""
     bg = _colour(rng)
     img = np.empty((canvas, canvas, 3), np.float32)
     img[:] = bg
@@ -52,9 +82,11 @@ def synth_face(rng: np.random.Generator, value: int, canvas: int = 96) -> tuple[
         cv2.circle(img, (cx, cy), radius, die.tolist(), -1)
     spread = face * rng.uniform(0.24, 0.3)
     r = face * rng.uniform(0.07, 0.11)
-    for px, py in LAYOUT[value]:
+    for px, py in [] if picture else LAYOUT[value]:
         cv2.circle(img, (int(c + px * spread), int(c + py * spread)), max(1, int(r)),
                    pip.tolist(), -1, lineType=cv2.LINE_AA)
+    if picture:
+        _logo(rng, img, c, face, pip.tolist())
     if rng.random() < 0.3:  # glare: a soft white spot
         g = np.zeros((canvas, canvas), np.float32)
         cv2.circle(g, (int(c + rng.uniform(-h, h)), int(c + rng.uniform(-h, h))),
