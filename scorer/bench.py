@@ -16,8 +16,6 @@ from .game import FAMILIES, Game, load_game, new_game
 ACTIONS = 10_000
 PLAYERS = {"sum_chicago": ["A", "B"], "pub_chicago": ["A", "B", "C", "D"],
            "ten_thousand": ["A", "B", "C", "D"], "card_chicago": ["A", "B", "C"]}
-OPTIONS: dict[str, dict[str, Any]] = {"pub_chicago": {"variant": "basis", "match_length": 10},
-                                      "ten_thousand": {"opening": 1000}}
 
 
 def long_sum_chicago(length: int) -> Game:
@@ -39,15 +37,49 @@ def long_sum_chicago(length: int) -> Game:
     return game
 
 
+def long_pub_chicago(length: int) -> Game:
+    """Tschigg where everyone makes Sand round after round, so no lid ever moves: the
+    way a game of Pub Chicago runs to ``length`` actions by the rules."""
+    game = new_game("pub_chicago", PLAYERS["pub_chicago"], {"variant": "tschigg"})
+    while len(game) < length:
+        state = game.raw_state
+        turn = state.round.turn
+        if turn.throws == 0:
+            action: dict[str, Any] = {"type": "roll", "player": turn.player, "dice": [2, 3, 4]}
+        elif turn.player == state.round.leader and state.round.announcement is None:
+            action = {"type": "announce", "player": turn.player, "sand": True}
+        else:
+            action = {"type": "done", "player": turn.player}
+        game.apply(action)
+        if len(game) % 500 == 0:
+            game.apply({"type": "undo"})
+    return game
+
+
 def long_game(family: str, length: int) -> Game:
-    """Random play of ``family`` until ``length`` actions (or the end of the game)."""
+    """A game of ``length`` actions, played by each family's random player in a way
+    that the rules let run on (with an undo now and then, as tables do)."""
     if family == "sum_chicago":
         return long_sum_chicago(length)
+    if family == "pub_chicago":
+        return long_pub_chicago(length)
     module = importlib.import_module(f"scorer.{family}")
-    game = new_game(family, PLAYERS[family], OPTIONS.get(family))
     rng = random.Random(1)
-    while len(game) < length and not game.state()["finished"]:
-        game.apply(module.random_action(game, rng))
+    if family == "ten_thousand":
+        # Players who bank only now and then: most turns end in a farkle.
+        game = new_game(family, PLAYERS[family], {"opening": 1000})
+        def play() -> dict[str, Any]:
+            return dict(module.random_action(game, rng, banking=rng.random() < 0.02))
+    else:
+        # Card Chicago with "play on" until a Chicago and a table that never calls one.
+        game = new_game(family, PLAYERS[family], {"win_needs_chicago": "play_on"})
+        def play() -> dict[str, Any]:
+            while True:
+                action = dict(module.random_action(game, rng))
+                if action["type"] not in ("call", "zero"):
+                    return action
+    while len(game) < length:
+        game.apply(play())
         if len(game) % 500 == 0:
             game.apply({"type": "undo"})
     return game

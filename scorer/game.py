@@ -8,6 +8,7 @@ that turn ends as it stands, and later turns replay normally.
 from __future__ import annotations
 
 import importlib
+import pickle
 from dataclasses import dataclass
 from typing import Any, Hashable, Mapping, Sequence
 
@@ -103,6 +104,40 @@ class Replayed:
     dropped: list[Dropped]
     forced: set[int]
     turns: dict[int, Hashable]
+    snapshot: "Snapshot | None"
+
+
+#: A replay keeps a copy of its state every this many actions near the end of the log,
+#: so that an undo or a correction of a recent roll replays only the actions after it.
+SNAPSHOT_EVERY = 512
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A committed replay's state after the first ``position`` actions in force."""
+
+    order: tuple[int, ...]
+    blob: bytes
+
+    @property
+    def position(self) -> int:
+        return len(self.order)
+
+    @classmethod
+    def take(cls, order: Sequence[int], state: Any, began: dict[Hashable, Hashable]
+             ) -> "Snapshot | None":
+        try:
+            # A pickle round trip copies a state several times faster than deepcopy.
+            return cls(tuple(order), pickle.dumps((state, began), pickle.HIGHEST_PROTOCOL))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return None
+
+    def matches(self, order: Sequence[int]) -> bool:
+        return tuple(order[: self.position]) == self.order
+
+    def restore(self) -> tuple[Any, dict[Hashable, Hashable]]:
+        state, began = pickle.loads(self.blob)
+        return state, began
 
 
 class Game:
@@ -128,6 +163,7 @@ class Game:
         self._in_force: list[int] = []      # log indices not undone (actions and corrections)
         self._dropped: list[Dropped] = []   # from the latest replay
         self._forced: set[int] = set()      # actions before which the latest replay ended a turn
+        self._snapshot: Snapshot | None = None
         self._state: Any = self.rules.start(self.players, self.options)
 
     # -- reading ---------------------------------------------------------------------------
@@ -197,6 +233,7 @@ class Game:
             self.rules.act(self._state, action)
         else:
             self._state, self._dropped, self._forced = replayed.state, replayed.dropped, replayed.forced
+            self._snapshot = replayed.snapshot
             # Keys from now on describe the game as replayed, so later replays compare
             # like with like.
             for i, key in replayed.turns.items():
@@ -275,13 +312,17 @@ class Game:
         irregular = {d.index for d in self._dropped} | self._forced
         trusted = min([changed, *(k for k, i in enumerate(order) if i in irregular)])
         rules = self.rules
-        state = rules.start(self.players, self.options)
         dropped: list[Dropped] = []
         dropping: str | None = None      # without turn keys: the player being dropped
-        began: dict[Hashable, Hashable] = {}   # a turn as logged -> the turn it began in here
         forced: set[int] = set()
         turns: dict[int, Hashable] = {}         # the turn each action was played in here
-        for position, i in enumerate(order):
+        first, state, began = self._resume(order, trusted)
+        snapshot: Snapshot | None = None
+        for position in range(first, len(order)):
+            i = order[position]
+            if (position % SNAPSHOT_EVERY == 0 and position + 2 * SNAPSHOT_EVERY >= len(order)
+                    and not dropped and not forced and position > first):
+                snapshot = Snapshot.take(order[:position], state, began)
             action = parsed[i]
             if action.type == "correct":
                 continue
@@ -327,7 +368,17 @@ class Game:
             dropping = action.player
             if action.player is not None and action.player == rules.current_player(state):
                 rules.end_turn(state)
-        return Replayed(state, dropped, forced, turns)
+        return Replayed(state, dropped, forced, turns, snapshot or self._snapshot)
+
+    def _resume(self, order: Sequence[int], trusted: int
+                ) -> tuple[int, Any, dict[Hashable, Hashable]]:
+        """Where a replay of ``order`` can start: the latest snapshot when the log before
+        it is unchanged, else the beginning."""
+        snap = self._snapshot
+        if snap is not None and snap.position <= trusted and snap.matches(order):
+            state, began = snap.restore()
+            return snap.position, state, began
+        return 0, self.rules.start(self.players, self.options), {}
 
     def _refusal(self, state: Any, action: Action) -> str | None:
         try:

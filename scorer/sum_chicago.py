@@ -90,7 +90,7 @@ class SumChicagoState:
     order: list[str] = field(default_factory=list)
     turn: int = 0
     second_throw: bool = False
-    throws: list[Throw] = field(default_factory=list)
+    last_throw: Throw | None = None     # the sheet holds what counts; this is for display
     last_thrower: str | None = None
     contenders: list[str] = field(default_factory=list)   # tie-break players
     tie_rounds: list[dict[str, int]] = field(default_factory=list)
@@ -178,8 +178,8 @@ class SumChicagoRules(Rules[SumChicagoState]):
         target = state.targets[state.round]
         hit = sum(dice) == target
         second_due = not hit and state.options["throws"] == 2 and not state.second_throw
-        state.throws.append(Throw(player, state.round, dice, target if hit else 0,
-                                  counted=not second_due, action=action.index))
+        state.last_throw = Throw(player, state.round, dice, target if hit else 0,
+                                 counted=not second_due, action=action.index)
         if second_due:
             # Tupla-Chicago: a miss with the first throw earns a second, which alone counts.
             state.second_throw = True
@@ -236,7 +236,7 @@ class SumChicagoRules(Rules[SumChicagoState]):
     def _tie_throw(self, state: SumChicagoState, action: Action) -> None:
         player, dice = action.player or "", action.need_dice()
         state.tie_rounds[-1][player] = sum(dice)
-        state.throws.append(Throw(player, None, dice, 0, counted=True, action=action.index))
+        state.last_throw = Throw(player, None, dice, 0, counted=True, action=action.index)
         state.turn += 1
         if state.turn >= len(state.order):
             self._settle_tie(state)
@@ -321,7 +321,7 @@ class SumChicagoRules(Rules[SumChicagoState]):
         actions = ["roll"] if current else []
         if not state.finished and not state.in_tie_break:
             actions += ["join"] + (["leave"] if state.active else [])
-        last = state.throws[-1] if state.throws else None
+        last = state.last_throw
         return {
             "finished": state.finished,
             "winner": state.winner,

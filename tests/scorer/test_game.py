@@ -1,0 +1,93 @@
+"""The game core: the log, undo and corrections, shared by every family."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import scorer.game
+from scorer import IllegalAction, load_game, new_game
+from scorer.bench import long_game
+
+
+def replay_without_snapshots(monkeypatch, data):
+    with monkeypatch.context() as m:
+        m.setattr(scorer.game, "SNAPSHOT_EVERY", 10 ** 9)
+        return load_game(data).state()
+
+
+@pytest.mark.parametrize("family", ["sum_chicago", "pub_chicago", "ten_thousand", "card_chicago"])
+def test_long_games_replay_the_same_with_and_without_snapshots(monkeypatch, family):
+    game = long_game(family, 1600)
+    rng = random.Random(3)
+    # Undo and correct near the end, where the snapshots are used.
+    rolls = [i for i, a in enumerate(game.log) if a["type"] == "roll"][-20:]
+    for i in rng.sample(rolls, min(4, len(rolls))):
+        dice = [rng.randint(1, 6) for _ in game.log[i]["dice"]]
+        action = {"type": "correct", "action": i, "dice": dice}
+        if game.is_legal(action):
+            game.apply(action)
+        game.apply({"type": "undo"})
+    data = game.to_file()
+    assert game.state() == replay_without_snapshots(monkeypatch, data) == load_game(data).state()
+
+
+def test_undo_takes_back_the_latest_action_in_force_and_a_correction_can_be_undone():
+    game = new_game("sum_chicago", ["A", "B"])
+    game.apply({"type": "roll", "player": "A", "dice": [1, 1]})
+    game.apply({"type": "roll", "player": "B", "dice": [2, 2]})
+    game.apply({"type": "correct", "action": 1, "dice": [1, 1]})
+    assert [p["score"] for p in game.state()["players"]] == [2, 2]
+    game.apply({"type": "undo"})            # the correction
+    game.apply({"type": "undo"})            # B's roll
+    state = game.state()
+    assert [p["score"] for p in state["players"]] == [2, 0]
+    assert state["next"]["player"] == "B"
+    with pytest.raises(IllegalAction, match="action 1 is not in force"):
+        game.apply({"type": "correct", "action": 1, "dice": [1, 1]})
+    assert len(game.log) == 5                  # the log never shrinks
+
+
+def test_a_correction_must_name_a_roll():
+    game = new_game("sum_chicago", ["A", "B"])
+    game.apply({"type": "join", "player": "C"})
+    with pytest.raises(IllegalAction, match="action 0 is a join, not a roll"):
+        game.apply({"type": "correct", "action": 0, "dice": [1, 1]})
+    with pytest.raises(IllegalAction, match="needs 'action'"):
+        game.apply({"type": "correct", "action": "0", "dice": [1, 1]})
+
+
+def test_a_correction_with_the_wrong_number_of_dice_is_refused():
+    game = new_game("sum_chicago", ["A", "B"])
+    game.apply({"type": "roll", "player": "A", "dice": [1, 1]})
+    before = game.state()
+    with pytest.raises(IllegalAction, match="the corrected roll 0 is illegal: a throw takes 2 dice"):
+        game.apply({"type": "correct", "action": 0, "dice": [1, 1, 1]})
+    assert game.state() == before
+
+
+@pytest.mark.parametrize("data, message", [
+    ([], "a game file is a JSON object"),
+    ({"family": "chess", "players": ["A"]}, "family: 'chess' is not one of"),
+    ({"family": "sum_chicago"}, "players: missing"),
+    ({"format": "x/2", "family": "sum_chicago", "players": ["A"]}, "format: 'x/2'"),
+    ({"family": "sum_chicago", "players": ["A"], "actions": {}}, "actions: must be a list"),
+])
+def test_broken_game_files_are_refused_by_name(data, message):
+    with pytest.raises(ValueError, match=message):
+        load_game(data)
+
+
+def test_an_illegal_action_in_a_file_names_its_index():
+    data = {"family": "sum_chicago", "players": ["A", "B"], "actions": [
+        {"type": "roll", "player": "A", "dice": [1, 1]},
+        {"type": "roll", "player": "A", "dice": [1, 1]}]}
+    with pytest.raises(IllegalAction, match=r"^action 1 \(roll by A\): it is B's throw"):
+        load_game(data)
+
+
+def test_extra_keys_on_actions_are_kept_and_ignored():
+    game = new_game("sum_chicago", ["A"])
+    game.apply({"type": "roll", "player": "A", "dice": [1, 1], "reading": 17, "at": "now"})
+    assert game.to_file()["actions"][0]["reading"] == 17
+    assert game.state()["players"][0]["score"] == 2
