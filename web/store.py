@@ -165,6 +165,9 @@ class Store:
                            (str(SCHEMA_VERSION),))
             elif int(version[0]) > SCHEMA_VERSION:
                 raise StoreError(f"{self.path}: written by a newer dicetray (schema {version[0]})")
+        except sqlite3.OperationalError as exc:
+            # Permissions, a full disk, a folder where the file should be: not damage.
+            raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
         except sqlite3.DatabaseError as exc:
             raise StoreError(
                 f"{self.path}: the database is damaged or not a dicetray database ({exc}); "

@@ -76,3 +76,29 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_sigkill_during_a_stream_of_actions_keeps_every_acknowledged_one(tmp_path: Path) -> None:
+    data, port = tmp_path / "data", free_port()
+    proc = start(data, port)
+    acknowledged = 0
+    try:
+        # 40 players: 440 throws before the game could end, far more than 0.7 s allows.
+        post(port, "/api/games", {"players": [f"P{i}" for i in range(40)]})
+        deadline = time.monotonic() + 0.7
+        while time.monotonic() < deadline:
+            post(port, "/api/roll", {"dice": [3, 3]})
+            acknowledged += 1
+            if acknowledged % 10 == 0:
+                post(port, "/api/undo", {})
+                acknowledged += 1
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)   # while the last requests may be in flight
+        proc.wait(10)
+    proc = start(data, port)
+    try:
+        after = get(port, "/api/state")
+        assert after["game"]["actions"] >= acknowledged > 5
+    finally:
+        proc.terminate()
+        proc.wait(10)
