@@ -204,6 +204,8 @@ async function setup() {
   renderOptions();
   $("family").addEventListener("change", renderOptions);
   $("start").addEventListener("click", () => {
+    const g = state && state.game;
+    if (g && !g.finished && !window.confirm("A game is in progress. Start a new one?")) return;
     const options = {};
     document.querySelectorAll("[data-option]").forEach((el) => {
       options[el.dataset.option] = JSON.parse(el.value);

@@ -57,9 +57,12 @@ function sumChicagoPanel(game, state) {
   left += turnHTML(game, state) + lastRollHTML(game, state.reading);
 
   const players = game.players.map((p) => p.name);
+  const gone = new Set(game.players.filter((p) => p.active === false).map((p) => p.name));
   const current = game.next && game.next.player;
-  let right = `<table class="sheet"><thead><tr><th></th>` +
-    players.map((p) => `<th class="${p === current ? "current" : ""}">${esc(p)}</th>`).join("") +
+  // Up to six players at full size; a bigger table shrinks to keep every column on screen.
+  const scale = Math.min(1, 6 / Math.max(1, players.length));
+  let right = `<table class="sheet" style="font-size:${(3.6 * scale).toFixed(2)}vh"><thead><tr><th></th>` +
+    players.map((p) => `<th class="${p === current ? "current" : ""}${gone.has(p) ? " muted" : ""}">${esc(p)}</th>`).join("") +
     `</tr></thead><tbody>`;
   for (const row of game.sheet) {
     const now = row.round === game.round ? " now" : "";
