@@ -91,3 +91,13 @@ def test_extra_keys_on_actions_are_kept_and_ignored():
     game.apply({"type": "roll", "player": "A", "dice": [1, 1], "reading": 17, "at": "now"})
     assert game.to_file()["actions"][0]["reading"] == 17
     assert game.state()["players"][0]["score"] == 2
+
+
+@pytest.mark.parametrize("module", ["scorer", "scorer.game", "scorer.actions", "scorer.errors",
+                                    "scorer.sum_chicago"])
+def test_the_examples_in_the_docstrings_hold(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.attempted > 0 and result.failed == 0
