@@ -22,7 +22,7 @@ import numpy as np
 Size = tuple[int, int]  # (width, height), as OpenCV takes it
 BGR = tuple[float, float, float]
 
-__all__ = ["DieLook", "SimDie", "SimulatedTray", "TrayStyle", "render_tray", "PIP_LAYOUTS"]
+__all__ = ["DieLook", "PIP_LAYOUTS", "SimDie", "SimulatedTray", "TrayStyle", "render_tray", "write_dataset"]
 
 
 @dataclass(frozen=True)
@@ -971,3 +971,73 @@ class SimulatedTray:
         else:
             frame = self._still
         return _add_noise(self._rng, frame, self.style.noise)
+
+
+# ------------------------------------------------------------------- labelled folders
+
+
+def write_dataset(folder: str, count: int, *, seed: int = 0, size: Size = (1280, 960)) -> list[str]:
+    """Write ``count`` simulated tray photos as a labelled folder (DESIGN.md's format).
+
+    JPEG photos, ``labels.json`` and ``split.json`` (every fifth photo for checking, as
+    the shared folders do), so ``dicetray eval`` can score a reader on simulated trays
+    too. Dice never lean on the wall here: a labelled die must have a readable value.
+    Returns the file names written.
+    """
+    import json
+    from pathlib import Path
+
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    images: list[dict[str, object]] = []
+    names: list[str] = []
+    for k in range(count):
+        style = dataclasses.replace(TrayStyle.random(rng, size), tilt=0.0)
+        values = [int(v) for v in rng.integers(1, 7, int(rng.integers(1, 9)))]
+        frame, truth = render_tray(rng, values, size, style=style)
+        name = f"sim_{seed}_{k:05d}.jpg"
+        # A camera's JPEG, not a lossless picture: compression is part of what a reader sees.
+        cv2.imwrite(str(out / name), frame, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        dice = [{"value": d.value, "box": [round(v, 1) for v in d.box]} for d in truth]
+        images.append({"file": name, "width": size[0], "height": size[1], "dice": dice})
+        names.append(name)
+    labels = {
+        "source": "vision.sim",
+        "commit": "",
+        "license": "generated",
+        "notes": f"simulated tray photos, seed {seed}: a sanity check for readers, not a target. "
+        "Boxes cover the whole die.",
+        "images": images,
+    }
+    (out / "labels.json").write_text(json.dumps(labels, indent=1))
+    split = {
+        "rule": "every fifth photo in order (index % 5 == 4) is for checking",
+        "train": [n for i, n in enumerate(names) if i % 5 != 4],
+        "check": [n for i, n in enumerate(names) if i % 5 == 4],
+    }
+    (out / "split.json").write_text(json.dumps(split, indent=1))
+    return names
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m vision.sim DIR [--count N] [--seed S] [--size WxH]``: write a folder."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m vision.sim", description=write_dataset.__doc__)
+    parser.add_argument("folder")
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--size", default="1280x960", help="WIDTHxHEIGHT")
+    args = parser.parse_args(argv)
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        parser.error(f"--size must look like 1280x960, not {args.size!r}")
+    names = write_dataset(args.folder, args.count, seed=args.seed, size=(width, height))
+    print(f"wrote {len(names)} simulated photos and labels.json to {args.folder}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import math
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.sim import PIP_LAYOUTS, SimDie, SimulatedTray, TrayStyle, render_tray
+from vision.sim import PIP_LAYOUTS, SimDie, SimulatedTray, TrayStyle, render_tray, write_dataset
 
 SMALL = (320, 240)
 
@@ -186,3 +189,20 @@ def test_styles_vary_and_pip_layouts_are_real() -> None:
     assert len({s.looks[0].body for s in styles}) > 10
     assert {len(p) for p in PIP_LAYOUTS.values()} == {1, 2, 3, 4, 5, 6}
     assert all(len(PIP_LAYOUTS[v]) == v for v in PIP_LAYOUTS)
+
+
+def test_write_dataset_makes_a_labelled_folder_like_the_shared_ones(tmp_path: Path) -> None:
+    names = write_dataset(str(tmp_path), 6, seed=2, size=(320, 240))
+    labels = json.loads((tmp_path / "labels.json").read_text())
+    split = json.loads((tmp_path / "split.json").read_text())
+    assert [im["file"] for im in labels["images"]] == names
+    assert split["check"] == [names[4]] and len(split["train"]) == 5
+    for im in labels["images"]:
+        photo = cv2.imread(str(tmp_path / im["file"]))
+        assert photo is not None and photo.shape == (240, 320, 3)
+        assert (im["width"], im["height"]) == (320, 240)
+        assert im["dice"] and all(1 <= d["value"] <= 6 and len(d["box"]) == 4 for d in im["dice"])
+    # Same seed, same folder: a check set others can regenerate.
+    again = tmp_path / "again"
+    write_dataset(str(again), 6, seed=2, size=(320, 240))
+    assert json.loads((again / "labels.json").read_text())["images"] == labels["images"]
