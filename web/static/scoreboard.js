@@ -59,9 +59,10 @@ function sumChicagoPanel(game, state) {
   const players = game.players.map((p) => p.name);
   const gone = new Set(game.players.filter((p) => p.active === false).map((p) => p.name));
   const current = game.next && game.next.player;
-  // Up to six players at full size; a bigger table shrinks to keep every column on screen.
-  const scale = Math.min(1, 6 / Math.max(1, players.length));
-  let right = `<table class="sheet" style="font-size:${(3.6 * scale).toFixed(2)}vh"><thead><tr><th></th>` +
+  // Up to six players and twelve rounds at full size; a bigger sheet shrinks to stay
+  // on screen (three dice make 16 rounds; up to 40 players may sit in).
+  const scale = Math.min(1, 6 / Math.max(1, players.length), 12 / Math.max(1, game.sheet.length));
+  let right = `<table class="sheet" style="font-size:${(4.4 * scale).toFixed(2)}vh"><thead><tr><th></th>` +
     players.map((p) => `<th class="${p === current ? "current" : ""}${gone.has(p) ? " muted" : ""}">${esc(p)}</th>`).join("") +
     `</tr></thead><tbody>`;
   for (const row of game.sheet) {
