@@ -4,6 +4,9 @@
 /** Family panels: each returns [left HTML, right HTML]. Add a family by adding a key. */
 const PANELS = {
   sum_chicago: sumChicagoPanel,
+  ten_thousand: tenThousandPanel,     // the other three live in panels.js
+  pub_chicago: pubChicagoPanel,
+  card_chicago: cardChicagoPanel,
 };
 
 function pct(p) {
@@ -97,6 +100,7 @@ function render(state) {
   const board = document.getElementById("board");
   const game = state.game;
   board.dataset.revision = state.revision;
+  board.dataset.family = game ? game.family : "";   // lets the stylesheet size columns per family
   if (!game) {
     board.innerHTML = `<div><h1>dicetray</h1><div class="turn">No game yet</div>` +
       `<div class="chance">Start one on the control page: <b>/control</b></div></div><div></div>`;

@@ -1,0 +1,285 @@
+// Scoreboard panels of 10000, Pub Chicago and Card Chicago, drawn from game.state() alone.
+// Each returns [left HTML, right HTML] like the Sum Chicago panel in scoreboard.js; the
+// left column tells what is happening now, the right one holds the table of players.
+"use strict";
+
+/** A row of dice; `mark` gives extra classes per die (e.g. kept, scoring). */
+function diceRow(values, cls, mark) {
+  return `<div class="roll ${cls || ""}">` +
+    values.map((v, i) => dieSVG(v, { cls: mark ? mark(v, i) : "" })).join("") + `</div>`;
+}
+
+/** Which dice of a throw belong to `chosen` (a multiset of values): true per position. */
+function markChosen(values, chosen) {
+  const left = (chosen || []).slice();
+  return values.map((v) => {
+    const at = left.indexOf(v);
+    if (at < 0) return false;
+    left.splice(at, 1);
+    return true;
+  });
+}
+
+function plural(n, one, many) { return `${n} ${n === 1 ? one : many || one + "s"}`; }
+
+function winnerBanner(text) { return `<div class="winner">${text}</div>`; }
+
+/** The table of players scales down past `fit` rows so 8 or 10 players stay on screen. */
+function rowScale(rows, fit) { return Math.min(1, fit / Math.max(1, rows)); }
+
+// -- 10000 -------------------------------------------------------------------------------
+
+function tenThousandPanel(game, state) {
+  const turn = game.turn;
+  const last = game.last_throw;
+  const lastTurn = game.last_turn;
+  const next = game.next || {};
+  let left = `<h1>Ten Thousand</h1><div class="sub">to ${game.target} · opening ${game.opening}</div>`;
+
+  if (game.finished) left += winnerBanner(game.winner ? `${esc(game.winner)} wins!` : "Game over");
+  else if (game.tie_break) {
+    left += `<div class="banner">Tie-break round ${game.tie_break.round}: ` +
+      `${game.tie_break.players.map(esc).join(" vs ")}</div>`;
+  } else if (game.final_round) {
+    const rest = game.final_round.to_play || [];
+    left += `<div class="banner">Final round! ${esc(game.final_round.reached_by)} reached ${game.target}` +
+      (rest.length ? ` · still to play: ${rest.map(esc).join(", ")}` : "") + `</div>`;
+  }
+
+  // The moment just passed: a farkle (the throw that ended the turn is the latest one),
+  // hot dice (all six scored and none thrown since) or a bank.
+  const justEnded = lastTurn && last && lastTurn.action === last.action && last.farkle;
+  if (justEnded) {
+    const third = lastTurn.outcome.includes("third");
+    left += `<div class="moment farkle">Farkle!</div><div class="rollnote">${esc(lastTurn.player)} ` +
+      (lastTurn.at_stake ? `loses ${lastTurn.at_stake} points` : "scores nothing") +
+      (third ? ` · third in a row: ${lastTurn.points}` : "") + `</div>`;
+  } else if (turn && turn.hot_dice && turn.throw == null && turn.set_aside.length && turn.dice_left === 6) {
+    left += `<div class="moment hot">Hot dice!</div><div class="rollnote">${esc(turn.player)} may throw all six again</div>`;
+  }
+
+  if (turn && !game.finished) {
+    const doing = turn.throw ? "sets dice aside" : next.dice ? `throws ${plural(next.dice, "die", "dice")}` : "to play";
+    left += `<div class="turn"><b>${esc(turn.player)}</b> ${doing}</div>`;
+    left += `<div class="statrow"><div><div class="label">this turn</div><div class="num">${turn.points}</div></div>`;
+    if (!turn.throw) {
+      left += `<div><div class="label">dice left</div><div class="num">${turn.dice_left}</div></div>` +
+        `<div><div class="label">farkle chance</div><div class="num warnnum">${pct(game.farkle_chance)}</div></div>`;
+    }
+    left += `</div>`;
+    if (turn.needs_to_open) left += `<div class="chance">needs ${turn.needs_to_open} more to open</div>`;
+    if (turn.set_aside.length) {
+      left += `<div class="label">set aside</div><div class="kept">` + turn.set_aside.map((k) =>
+        `<span class="keep">${k.dice.map((v) => dieSVG(v, { cls: "small" })).join("")}<b>${k.points}</b></span>`).join("") + `</div>`;
+    }
+  }
+  if (state.table && state.table.waiting) left += `<div class="waiting">Check the tray…</div>`;
+  else if (state.camera && state.camera.moving) left += `<div class="muted chance">Rolling…</div>`;
+
+  if (last) {
+    // Dice that can score (the largest choice) stand out from the dead ones.
+    const best = turn && turn.throw && turn.choices.length
+      ? turn.choices.reduce((a, c) => (c.dice.length > a.dice.length ? c : a)).dice : [];
+    const scoring = markChosen(last.dice, best);
+    left += diceRow(last.dice, "six", (v, i) => (last.farkle ? "dead" : scoring[i] ? "scoring" : ""));
+    if (!justEnded) left += `<div class="rollnote muted">${esc(last.player)} threw ${last.dice.join(" ")}</div>`;
+  } else {
+    left += `<div class="rollnote muted">No throws yet</div>`;
+  }
+  if (!justEnded && lastTurn && turn && turn.throw == null && !turn.set_aside.length) {
+    const what = lastTurn.outcome === "banked" ? `banked <span class="hit">${lastTurn.points}</span>`
+      : `${esc(lastTurn.outcome)} (${lastTurn.at_stake})`;
+    left += `<div class="rollnote">${esc(lastTurn.player)} ${what}</div>`;
+  }
+
+  const current = next.player;
+  const scale = rowScale(game.players.length, 5);
+  let right = `<table class="scores tt" style="font-size:${(4.4 * scale).toFixed(2)}vh">` + game.players.map((p) => {
+    const share = Math.max(0, Math.min(1, p.score / game.target));
+    return `<tr class="${p.name === current ? "current" : ""}"><td>${esc(p.name)}` +
+      (p.opened ? "" : ` <small class="muted">not opened</small>`) +
+      (p.farkles_in_a_row ? ` <small class="warn">${"✗".repeat(p.farkles_in_a_row)}</small>` : "") +
+      `<div class="bar"><i style="width:${(100 * share).toFixed(1)}%"></i></div></td>` +
+      `<td class="big">${p.score}</td></tr>`;
+  }).join("") + `</table>`;
+  if (turn && turn.throw && turn.choices.length) {
+    const shown = turn.choices.slice(0, 6);
+    right += `<h2>Keep from this throw</h2><table class="choices">` + shown.map((c) =>
+      `<tr><td>${c.dice.map((v) => dieSVG(v, { cls: "small" })).join("")}</td><td class="hit">+${c.points}</td>` +
+      `<td class="muted">${plural(c.dice_left, "die", "dice")} left · farkle ${pct(c.farkle_chance)}</td></tr>`).join("") +
+      `</table>` + (turn.choices.length > shown.length ? `<div class="muted">and ${turn.choices.length - shown.length} more</div>` : "");
+  }
+  return [left, right];
+}
+
+// -- Pub Chicago --------------------------------------------------------------------------
+
+const PUB_VARIANTS = { basis: "Basis · strokes", bayrisch: "Bayrisch · lids", tschigg: "Tschigg · lids" };
+
+function tokens(n, cls) { return n > 0 ? `<span class="tokens ${cls}">${"●".repeat(n)}</span>` : ""; }
+
+function pubChicagoPanel(game, state) {
+  const rnd = game.round || game.last_round;
+  const next = game.next || {};
+  const lids = game.variant !== "basis";
+  let left = `<h1>Pub Chicago</h1><div class="sub">${esc(PUB_VARIANTS[game.variant] || game.variant)}`;
+  if (lids) left += ` · phase ${game.phase === "distribute" ? "1: distribute" : "2: reduce"}`;
+  if (game.search) {
+    left += game.search.tie_break ? " · tie-break search"
+      : ` · loser search ${game.search.number} of ${game.search.match_length}`;
+  }
+  left += `</div>`;
+  if (lids) left += `<div class="chance">pot ${tokens(game.pot, "lid")}<b>${game.pot}</b> of ${game.lids_in_game}</div>`;
+
+  if (game.finished) {
+    left += winnerBanner(game.loser ? `${esc(game.loser)} loses!` : "Game over");
+  } else if (rnd) {
+    left += `<div class="chance">Throw round ${rnd.number} · leader <b>${esc(rnd.leader)}</b></div>`;
+    if (rnd.announcement) {
+      left += `<div class="announce${rnd.announcement.sand ? " sand" : ""}">${esc(rnd.announced)}</div>`;
+    } else if (next.actions && next.actions.includes("announce") && !next.actions.includes("roll")) {
+      left += `<div class="announce pending">${esc(rnd.leader)} announces…</div>`;
+    } else {
+      left += `<div class="announce pending">${esc(rnd.leader)} throws, then announces</div>`;
+    }
+  }
+
+  const turn = game.round && game.round.turn;
+  if (!game.finished && next.player) {
+    let doing = "to play";
+    if (turn && turn.must_throw) doing = "throws again (two sixes made a one)";
+    else if (next.throw) doing = `throw ${next.throw} of ${turn ? turn.throws + next.throws_left : "?"}`;
+    else if (next.actions.includes("announce")) doing = "announces";
+    left += `<div class="turn"><b>${esc(next.player)}</b> ${doing}</div>`;
+  }
+  if (state.table && state.table.waiting) left += `<div class="waiting">Check the tray…</div>`;
+  else if (state.camera && state.camera.moving) left += `<div class="muted chance">Rolling…</div>`;
+
+  // The dice: the thrower's set-aside and loose dice, or else the latest result.
+  const results = rnd ? rnd.results : [];
+  const latest = results[results.length - 1];
+  if (turn && (turn.kept.length || turn.loose.length)) {
+    left += `<div class="roll three">` + turn.kept.map((v) => dieSVG(v, { cls: "aside" })).join("") +
+      turn.loose.map((v) => dieSVG(v)).join("") + `</div>` +
+      (turn.kept.length ? `<div class="rollnote muted">outlined: set aside</div>` : "");
+  } else if (latest) {
+    left += diceRow(latest.dice, "three");
+    left += `<div class="rollnote">${esc(latest.player)}: ${latest.dice.join(" · ")}` +
+      (latest.value != null ? ` = <b>${latest.value}</b>` : "") + `</div>`;
+  } else {
+    left += `<div class="rollnote muted">No throws yet</div>`;
+  }
+  if (latest && latest.chicago) left += `<div class="moment hot">Chicago! ${esc(latest.player)}</div>`;
+
+  // Right: the throw round, a row per player (throw order), then those out of it.
+  const byPlayer = {};
+  for (const r of results) byPlayer[r.player] = r;
+  const order = rnd ? rnd.order : [];
+  const others = game.players.map((p) => p.name).filter((n) => !order.includes(n));
+  const info = {};
+  for (const p of game.players) info[p.name] = p;
+  const scale = rowScale(game.players.length, 6);
+  let right = `<table class="scores pub" style="font-size:${(4.2 * scale).toFixed(2)}vh">` +
+    `<thead><tr><th></th><th>${lids ? "lids" : "strokes"}</th><th>result</th><th>value</th><th></th></tr></thead><tbody>`;
+  for (const name of order.concat(others)) {
+    const p = info[name] || { score: 0, status: "" };
+    const r = byPlayer[name];
+    const out = !order.includes(name);
+    const tags = [];
+    if (r && r.chicago) tags.push(`<span class="tag gold">Chicago</span>`);
+    if (rnd && rnd.best === name) tags.push(`<span class="tag good">best</span>`);
+    if (rnd && rnd.worst === name && results.length > 1) tags.push(`<span class="tag bad">worst</span>`);
+    if (r && r.sand && rnd.announcement && rnd.announcement.sand) tags.push(`<span class="tag">Sand</span>`);
+    if (p.status === "loser") tags.push(`<span class="tag bad">loser</span>`);
+    else if (out && p.status !== "playing") tags.push(`<span class="tag muted">${p.status === "chicago" ? "out by Chicago" : "safe"}</span>`);
+    right += `<tr class="${name === next.player ? "current" : ""}${out ? " out" : ""}"><td>${esc(name)}</td>` +
+      `<td>${lids ? tokens(p.score, "lid") + `<small>${p.score}</small>` : `<span class="strokes">${"|".repeat(p.score)}</span><small>${p.score}</small>`}</td>` +
+      `<td>${r ? r.dice.map((v) => dieSVG(v, { cls: "small" })).join("") : ""}</td>` +
+      `<td class="big">${r && r.value != null ? r.value : ""}</td><td>${tags.join(" ")}</td></tr>`;
+  }
+  right += `</tbody></table>`;
+  const lastRound = game.last_round;
+  if (lastRound && lastRound.outcome && lastRound.outcome.length) {
+    right += `<div class="outcome">Round ${lastRound.number}: ${lastRound.outcome.map(esc).join(" · ")}</div>`;
+  }
+  if (game.search && game.search.losers.length) {
+    right += `<div class="muted outcome">Strokes so far: ${game.search.losers.map((l, i) => `${i + 1}. ${esc(l)}`).join(", ")}</div>`;
+  }
+  return [left, right];
+}
+
+// -- Card Chicago -------------------------------------------------------------------------
+
+const SUITS = { S: ["♠", "black"], H: ["♥", "red"], D: ["♦", "red"], C: ["♣", "black"] };
+
+/** A card code such as "TS" drawn as a small face: rank and suit sign. */
+function cardHTML(code) {
+  const rank = code.slice(0, -1) === "T" ? "10" : code.slice(0, -1);
+  const [sign, colour] = SUITS[code.slice(-1)] || ["?", "black"];
+  return `<span class="card ${colour}" data-card="${esc(code)}">${esc(rank)}${sign}</span>`;
+}
+
+function handHTML(cards) { return `<span class="hand">${cards.split(/\s+/).map(cardHTML).join("")}</span>`; }
+
+function title(text) { return text ? text.charAt(0).toUpperCase() + text.slice(1) : ""; }
+
+function cardChicagoPanel(game, state) {
+  const deal = game.deal;
+  const next = game.next || {};
+  let left = `<h1>Card Chicago</h1><div class="sub">to 52 · deal ${deal.number} · ` +
+    `dealer <b>${esc(deal.dealer)}</b></div>`;
+  if (game.finished) left += winnerBanner(game.winner ? `${esc(game.winner)} wins!` : "Game over");
+  else {
+    left += `<div class="phase">${esc(title(deal.phase))}</div>`;
+    let step = "";
+    if (deal.exchange && deal.exchange < 3) step = `then the best hand scores`;
+    else if (deal.exchange === 3) step = `then five tricks · ${esc(deal.leader)} leads`;
+    else if (deal.phase === "tricks") step = `trick ${deal.tricks.length + 1} of 5 · ${esc(deal.leader)} leads`;
+    else if (deal.phase === "final hands") step = "the best hand scores a third time";
+    left += `<div class="chance">${step}</div>`;
+  }
+  if (deal.caller) {
+    const what = { called: "calls Chicago!", won: "made Chicago! +15", failed: "Chicago failed: −15" }[deal.chicago] || "calls Chicago";
+    left += `<div class="moment call ${deal.chicago === "failed" ? "farkle" : "hot"}">${esc(deal.caller)} ${what}</div>`;
+  }
+  if (deal.buy_stop.length) left += `<div class="chance warn">Buy stop: ${deal.buy_stop.map(esc).join(", ")} (no exchanges)</div>`;
+  if (game.zero) left += `<div class="chance">${esc(game.zero)} may zero the opponents with four of a kind</div>`;
+  if (game.warning) left += `<div class="chance warn">${esc(game.warning)}</div>`;
+  // This deal's story, or the last deal's while the new one has none yet.
+  const done = game.deals.length ? game.deals[game.deals.length - 1] : null;
+  const story = deal.events.length || !done || game.finished ? deal.events : done.events;
+  const storyTitle = deal.events.length || !done || game.finished ? `Deal ${deal.number}` : `Deal ${done.number}`;
+  if (story.length) {
+    left += `<div class="events"><b>${storyTitle}</b><ul>` + story.slice(-5).map((e) => `<li>${esc(e)}</li>`).join("") + `</ul></div>`;
+  }
+
+  const tricks = {};
+  for (const t of deal.tricks) tricks[t.winner] = (tricks[t.winner] || 0) + 1;
+  const scale = rowScale(game.players.length, 5);
+  let right = `<table class="scores cc" style="font-size:${(4.2 * scale).toFixed(2)}vh">` + game.players.map((p) => {
+    const share = Math.max(0, Math.min(1, p.score / 52));
+    const badges = [];
+    if (p.name === deal.dealer) badges.push(`<span class="tag">dealer</span>`);
+    if (p.buy_stop) badges.push(`<span class="tag bad">buy stop</span>`);
+    if (p.chicago) badges.push(`<span class="tag gold">★ Chicago</span>`);
+    const cur = p.name === next.player || p.name === game.winner;
+    return `<tr class="${cur ? "current" : ""}"><td>${esc(p.name)} ${badges.join(" ")}` +
+      `<div class="bar"><i style="width:${(100 * share).toFixed(1)}%"></i></div></td>` +
+      `<td class="tricks">${tricks[p.name] ? "▮".repeat(tricks[p.name]) + `<small>${plural(tricks[p.name], "trick")}</small>` : ""}</td>` +
+      `<td class="muted">${p.deal_points ? (p.deal_points > 0 ? "+" : "") + p.deal_points : ""}</td>` +
+      `<td class="big">${p.score}</td></tr>`;
+  }).join("") + `</table>`;
+  const show = deal.shows[deal.shows.length - 1];
+  if (show) {
+    right += `<h2>Round ${show.round}: ` + (show.best ? `${esc(show.best)} scores ${show.points} · ${esc(show.name)}`
+      : esc(show.note)) + `</h2><table class="shows">` + Object.entries(show.hands).map(([name, h]) =>
+      `<tr class="${name === show.best ? "best" : ""}"><td>${esc(name)}</td><td>${handHTML(h.cards)}</td>` +
+      `<td class="muted">${esc(h.name)}</td></tr>`).join("") + `</table>`;
+    if (show.best && show.note) right += `<div class="muted">${esc(show.note)}</div>`;
+  }
+  if (deal.tricks.length) {
+    right += `<div class="outcome">Tricks: ` + deal.tricks.map((t) => `${t.number}. ${esc(t.winner)}` +
+      (t.card ? ` ${cardHTML(t.card)}` : "")).join(" · ") + `</div>`;
+  }
+  return [left, right];
+}
