@@ -900,3 +900,336 @@ def test_illegal_card_actions_name_index_and_reason(actions: list[dict[str, Any]
 def test_two_bonus_needs_the_card_of_the_last_trick() -> None:
     refused(CC, P3, [show(2), *tricks("B", "C", "A", "B"), {"type": "trick", "winner": "C"}],
             last_trick="two_bonus")
+
+
+# =====================================================================================
+# More corners
+# =====================================================================================
+
+def test_10000_alone_for_a_record() -> None:
+    game = replay(TT, ["Aino"], [roll("Aino", 1, 1, 1, 1, 1, 1), keep("Aino", *[1] * 6),
+                                 roll("Aino", 1, 1, 1, 1, 2, 3), keep("Aino", 1, 1, 1, 1),
+                                 bank("Aino")])
+    # 8000 + 2000 = 10000: nobody else to play a final round
+    assert game.state()["finished"] and game.state()["winner"] == "Aino"
+
+
+def test_a_tie_below_the_top_is_no_tie() -> None:
+    ten = lambda p: [roll(p, 1, 1, 1, 1, 1, 1), keep(p, *[1] * 6),        # noqa: E731
+                     roll(p, 1, 1, 1, 1, 2, 3), keep(p, 1, 1, 1, 1), bank(p)]
+    game = replay(TT, ABC, ten("Aino") + ten("Bertil") + [
+        roll("Cecilia", 1, 1, 1, 1, 1, 1), keep("Cecilia", *[1] * 6),
+        roll("Cecilia", 1, 1, 1, 1, 1, 2), keep("Cecilia", *[1] * 5), bank("Cecilia")])
+    # 10000, 10000, 8000 + 4000 = 12000: Cecilia leads alone
+    assert game.state()["finished"] and game.state()["winner"] == "Cecilia"
+
+
+def test_tie_break_rounds_go_on_while_nobody_leads() -> None:
+    ten = lambda p: [roll(p, 1, 1, 1, 1, 1, 1), keep(p, *[1] * 6),        # noqa: E731
+                     roll(p, 1, 1, 1, 1, 2, 3), keep(p, 1, 1, 1, 1), bank(p)]
+    game = replay(TT, AB, ten("Aino") + ten("Bertil") + [
+        farkle("Aino"), farkle("Bertil"),                        # extra round 1: tied
+        farkle("Aino"),
+    ], exact_target=True)
+    assert not game.state()["finished"] and game.state()["next"]["player"] == "Bertil"
+    game.apply(roll("Bertil", 1, 1, 1, 1, 1, 1))
+    game.apply(keep("Bertil", *[1] * 6))
+    game.apply(bank("Bertil"))     # 18000: in tie-break rounds every bank counts
+    assert scores(game) == {"Aino": 10000, "Bertil": 18000}
+    assert game.state()["finished"] and game.state()["winner"] == "Bertil"
+
+
+def test_undo_of_a_farkle_and_of_a_penalty() -> None:
+    game = replay(TT, AB, [roll("Aino", 1, 2, 3, 4, 6, 6), keep("Aino", 1),
+                           roll("Aino", 2, 3, 4, 6, 6), {"type": "undo"}])
+    state = game.state()
+    assert state["next"]["player"] == "Aino" and core(game) == {"roll", "bank"}
+    assert state["turn"]["points"] == 100 and state["next"]["dice"] == 5
+    six = [farkle("Aino"), farkle("Bertil")] * 3
+    game = replay(TT, AB, six[:-1] + [{"type": "undo"}], three_farkles=-1000)
+    # Aino's third farkle is undone: 2 in a row each, no penalty, Aino throws again
+    assert scores(game) == {"Aino": 0, "Bertil": 0}
+    assert [p["farkles_in_a_row"] for p in game.state()["players"]] == [2, 2]
+    assert game.state()["next"]["player"] == "Aino"
+    game = replay(TT, AB, six + [{"type": "undo"}], three_farkles=-1000)
+    # Aino's third farkle stands (-1000, count 0); Bertil's third is undone
+    assert scores(game) == {"Aino": -1000, "Bertil": 0}
+    assert [p["farkles_in_a_row"] for p in game.state()["players"]] == [0, 2]
+    assert game.state()["next"]["player"] == "Bertil"
+
+
+def test_a_correction_that_removes_a_farkle_removes_its_penalty() -> None:
+    six = [farkle("Aino"), farkle("Bertil")] * 3
+    game = replay(TT, AB, six + [{"type": "correct", "action": 0, "dice": [1, 2, 2, 3, 4, 6]}],
+                  three_farkles=-1000)
+    # Aino's first throw scores after all: that turn is cut short (no bank, no farkle),
+    # so only two farkles in a row remain; Bertil's three still cost 1000
+    assert scores(game) == {"Aino": 0, "Bertil": -1000}
+    assert game.state()["dropped"] == []
+
+
+def test_a_correction_must_itself_be_a_legal_roll() -> None:
+    base = [roll("Aino", 1, 5, 2, 3, 3, 4), keep("Aino", 1, 5), roll("Aino", 1, 1, 1, 2)]
+    refused(TT, AB, base + [{"type": "correct", "action": 2, "dice": [1, 1, 1]}])     # 3 dice
+    refused(TT, AB, base + [{"type": "correct", "action": 2, "dice": [1, 1, 1, 9]}])  # 9
+    refused(TT, AB, base + [{"type": "correct", "action": 1, "dice": [1, 1, 1, 1]}])  # keep
+
+
+def test_zilch_with_every_die_scoring() -> None:
+    game = replay(TT, AB, [roll("Aino", 1, 1, 1, 5, 5, 5), keep("Aino", 1, 1, 1, 5, 5, 5),
+                           roll("Aino", 1, 2, 3, 4, 6, 6), keep("Aino", 1), bank("Aino")],
+                  zilch=True)
+    assert scores(game)["Aino"] == 2500 + 100                    # two triplets, hot, 1
+
+
+def test_farkle_chances_for_the_dice_left() -> None:
+    # RULES.md §3: 6 dice 2.31 %, 5: 7.72 %, 4: 15.74 %, 3: 27.78 %, 2: 44.44 %, 1: 66.67 %
+    seen = {}
+    game = replay(TT, ["Aino"], [])
+    seen[6] = game.state()["farkle_chance"]
+    actions = [roll("Aino", 1, 2, 3, 4, 6, 6), keep("Aino", 1)]
+    throws = [(5, 2, 3, 4, 6), (5, 2, 3, 4), (5, 2, 3), (5, 2), (5,)]
+    for left, throw in zip((5, 4, 3, 2, 1), throws):
+        seen[left] = replay(TT, ["Aino"], actions).state()["farkle_chance"]
+        actions += [roll("Aino", *throw), keep("Aino", 5)]
+    expected = {6: 2.31, 5: 7.72, 4: 15.74, 3: 27.78, 2: 44.44, 1: 66.67}
+    assert {k: round(100 * v, 2) for k, v in seen.items()} == expected
+
+
+def test_chicago_counts_points_won_earlier_in_the_same_deal() -> None:
+    # deal 1: B 7 + 7 = 14 (A takes the last trick); deal 2: B's pair after exchange 1: 15
+    start = [show(1, B=FOUR_9), show(2, B=FOUR_9), *tricks("B", "B", "B", "B", "A"), show(3),
+             show(1, B="KS KH 7D 4C 2S")]
+    refused(CC, P3, start[:-1] + [show(2), call("B")])          # 14
+    game = replay(CC, P3, start + [show(2), call("B")])          # 15: allowed
+    assert game.state()["deal"]["caller"] == "B"
+
+
+def test_chicago_success_others_still_score_the_final_hand() -> None:
+    game = replay(CC, P3, deal_of_26("B") + [
+        show(2), call("B"), *tricks("B", "B", "B", "B", "B"),
+        show(3, B="AH AD 3C 4C 7S", C="KD KC QD QC 5S"),        # C two pair beats B's pair
+    ])
+    assert scores(game) == {"A": 0, "B": 26 + 15 + 5, "C": 2}
+
+
+def test_a_failed_call_can_go_negative_and_can_undo_a_52() -> None:
+    game = replay(CC, P3, [show(2), call("B"), trick("C", "AS")], chicago_from=0)
+    assert scores(game) == {"A": 0, "B": -15, "C": 0}
+    # B at 52 after exchange 1, calls and fails: 37 when the deal ends, nobody wins
+    game = replay(CC, P3, [show(1, B="AS KS QS JS TS"), show(2), call("B"), trick("A", "2S")])
+    assert scores(game) == {"A": 0, "B": 37, "C": 0}
+    assert not game.state()["finished"]
+    assert game.state()["players"][1]["buy_stop"] is False       # 37 < 46
+
+
+def test_the_highest_of_several_over_52_wins() -> None:
+    game = replay(CC, P3, [
+        show(1, B="AS KS QS JS TS"),                             # B 52
+        show(2, C="AH KH QH JH TH"),                             # C 52
+        *tricks("A", "B", "C", "A", "C"),                        # C 57
+        show(3, B="AS KS QS JS TS"),                             # B 104
+    ])
+    assert scores(game) == {"A": 0, "B": 104, "C": 57}
+    assert game.state()["finished"] and game.state()["winner"] == "B"
+
+
+def test_win_needs_chicago_reset_and_another_player_with_a_chicago() -> None:
+    # deal 1: C 26 (four 9s thrice, last trick); deal 2 (B deals): B royal 52, C calls
+    # (26 >= 15) and takes all five: C 26 + 15 + 5 = 46 ... not 52 yet
+    game = replay(CC, P3, deal_of_26("C") + [
+        show(1, B="AS KS QS JS TS"), show(2), call("C"), *tricks("C", "C", "C", "C", "C"),
+        show(3, C="QH QD QC 4S 3H"),                             # C three queens: 49
+    ], win_needs_chicago="reset")
+    # B reached 52 without a Chicago: reset to 0; C has 49 < 52: the game goes on
+    assert scores(game) == {"A": 0, "B": 0, "C": 49}
+    assert not game.state()["finished"]
+
+
+def test_zero_with_four_of_a_kind_after_exchange_2_skips_the_tricks() -> None:
+    game = replay(CC, P3, [
+        show(1, A="KS KH 4D 4C 9S"),                             # A 2
+        show(2, C="7S 7H 7D 7C 2H"),                             # C four 7s
+        {"type": "zero", "player": "C"},                         # A -> 0; the deal ends
+    ], zero_option=True)
+    assert scores(game) == {"A": 0, "B": 0, "C": 0}
+    assert game.state()["next"]["player"] == "C"                 # deal 2: B deals
+
+
+def test_suit_order_breaks_equal_straights_by_their_top_card() -> None:
+    # A-2-3-4-5: the 5 is the top card; 5S beats 5D although B holds the ace of hearts
+    # against C's ace of spades
+    game = replay(CC, P3, [show(1, B="AH 2S 3S 4S 5S", C="AS 2D 3D 4D 5D")],
+                  equal_hands="suit_order")
+    assert scores(game) == {"A": 0, "B": 4, "C": 0}
+    game = replay(CC, P3, [show(1, B="AH JH 9H 6H 3H", C="AS JS 9S 6S 3S")],
+                  equal_hands="suit_order")
+    assert scores(game) == {"A": 0, "B": 0, "C": 5}              # equal flushes: spades
+
+
+def test_more_than_four_players_play_with_a_warning() -> None:
+    game = replay(CC, ["A", "B", "C", "D", "E"], [show(1, E="KS KH 7D 4C 2S")])
+    assert scores(game)["E"] == 1
+    assert game.state()["warning"]
+    assert replay(CC, P4, []).state()["warning"] is None
+
+
+MORE_THROWS = [
+    ({}, (5,) * 6, (5,) * 6, 4000),                                       # 8 x 500
+    ({"multiples": "linear"}, (5,) * 6, (5,) * 6, 2000),                  # 4 x 500
+    ({"multiples": "linear"}, (1, 1, 1, 1, 1, 5), (1, 1, 1, 1, 1, 5), 3050),  # 3000 + 50
+    ({}, (5, 5, 5, 5, 2, 3), (5, 5, 5, 5), 1000),                         # not 500 + 50
+    ({}, (1, 1, 1, 1, 2, 3), (1, 1), 200),                                # two singles
+    ({"greed": True}, (1, 1, 2, 2, 3, 3), (1, 1, 2, 2, 3, 3), 1500),      # three pairs
+    ({"greed": True}, (1, 1, 1, 2, 2, 2), (1, 1, 1, 2, 2, 2), 2500),      # two triplets
+    ({"zilch": True, "specials": False}, (2, 2, 2, 2, 3, 3), (2, 2, 2, 2), 400),
+]
+
+
+@pytest.mark.parametrize("options, throw, kept, points", MORE_THROWS)
+def test_more_throws(options: dict[str, Any], throw: tuple[int, ...],
+                     kept: tuple[int, ...], points: int) -> None:
+    game = replay(TT, AB, [roll("Aino", *throw), keep("Aino", *kept), bank("Aino")],
+                  opening=0, **options)
+    assert scores(game) == {"Aino": points, "Bertil": 0}
+
+
+def test_part_of_three_pairs_is_no_combination() -> None:
+    refused(TT, AB, [roll("Aino", 2, 2, 4, 4, 6, 6), keep("Aino", 2, 2, 4, 4)])
+
+
+def test_exact_target_without_final_round() -> None:
+    four = [roll("Aino", 1, 1, 1, 1, 1, 2), keep("Aino", 1, 1, 1, 1, 1), bank("Aino"),
+            farkle("Bertil")]                                     # Aino 4000
+    game = replay(TT, AB, four + [roll("Aino", 1, 1, 1, 5, 2, 3), keep("Aino", 1, 1, 1, 5),
+                                  bank("Aino")],                  # 5050: lost
+                  target=5000, opening=0, exact_target=True, final_round=False)
+    assert scores(game)["Aino"] == 4000 and not game.state()["finished"]
+    game = replay(TT, AB, four + [roll("Aino", 1, 1, 1, 2, 3, 4), keep("Aino", 1, 1, 1),
+                                  bank("Aino")],                  # 5000: wins at once
+                  target=5000, opening=0, exact_target=True, final_round=False)
+    assert game.state()["finished"] and game.state()["winner"] == "Aino"
+
+
+def test_tie_break_among_the_tied_only_in_seat_order() -> None:
+    game = replay(TT, ABC, [
+        roll("Aino", 1, 1, 1, 1, 1, 1), keep("Aino", *[1] * 6),
+        roll("Aino", 1, 1, 1, 1, 2, 3), keep("Aino", 1, 1, 1, 1), bank("Aino"),   # 10000
+        roll("Bertil", 1, 1, 1, 1, 1, 1), keep("Bertil", *[1] * 6),
+        roll("Bertil", 1, 1, 1, 1, 1, 2), keep("Bertil", *[1] * 5), bank("Bertil"),  # 12000
+        roll("Cecilia", 1, 1, 1, 1, 1, 1), keep("Cecilia", *[1] * 6),
+        roll("Cecilia", 1, 1, 1, 1, 1, 2), keep("Cecilia", *[1] * 5), bank("Cecilia"),
+    ])
+    # 10000 / 12000 / 12000: Bertil and Cecilia play on, Bertil first; Aino is out of it
+    state = game.state()
+    assert not state["finished"] and state["next"]["player"] == "Bertil"
+    game.apply(farkle("Bertil"))
+    assert game.state()["next"]["player"] == "Cecilia"
+    game.apply(roll("Cecilia", 5, 2, 3, 4, 6, 6))
+    game.apply(keep("Cecilia", 5))
+    game.apply(bank("Cecilia"))
+    assert game.state()["finished"] and game.state()["winner"] == "Cecilia"
+
+
+def test_corrections_and_undo_around_the_end_of_a_game() -> None:
+    ten = [roll("Aino", 1, 1, 1, 1, 1, 1), keep("Aino", *[1] * 6),          # 0, 1
+           roll("Aino", 1, 1, 1, 1, 2, 3), keep("Aino", 1, 1, 1, 1),        # 2, 3
+           bank("Aino"),                                                   # 4: 10000
+           farkle("Bertil")]                                                # 5: game over
+    game = replay(TT, AB, ten)
+    assert game.state()["finished"] and game.state()["winner"] == "Aino"
+    # Bertil's last throw was misread: it scored, so his turn is open again
+    game = replay(TT, AB, ten + [{"type": "correct", "action": 5, "dice": [1, 2, 2, 3, 4, 6]}])
+    state = game.state()
+    assert not state["finished"] and state["next"]["player"] == "Bertil"
+    assert core(game) == {"set_aside"}
+    # Aino's second throw was misread: the four 1s and the bank are dropped, her turn ends
+    # with nothing banked, and Bertil's farkle then stands as an ordinary turn
+    game = replay(TT, AB, ten + [{"type": "correct", "action": 2, "dice": [1, 2, 2, 3, 4, 6]}])
+    state = game.state()
+    assert [d["action"] for d in state["dropped"]] == [3, 4]
+    assert scores(game) == {"Aino": 0, "Bertil": 0}
+    assert not state["finished"] and state["next"]["player"] == "Aino"
+    # undo of the game's last action
+    game = replay(TT, AB, ten + [{"type": "undo"}])
+    assert not game.state()["finished"] and game.state()["next"]["player"] == "Bertil"
+
+
+def test_card_chicago_undo() -> None:
+    game = replay(CC, P3, [show(1, B="AS KS QS JS TS"), {"type": "undo"}], royal_flush="win")
+    assert not game.state()["finished"] and scores(game) == {"A": 0, "B": 0, "C": 0}
+    start = deal_of_26("B") + [show(2), call("B"), trick("B", "AS"), trick("C", "KS")]
+    game = replay(CC, P3, start + [{"type": "undo"}])
+    # back in deal 2 after the first trick: B still at 26, the call stands, B leads
+    state = game.state()
+    assert scores(game) == {"A": 0, "B": 26, "C": 0}
+    assert state["deal"]["number"] == 2 and state["next"]["player"] == "B"
+    assert "trick" in core(game)
+
+
+def test_a_failed_call_ends_the_deal_and_52_then_wins() -> None:
+    # C reaches 52 with a royal flush after exchange 1; B calls (26) and fails
+    game = replay(CC, P3, deal_of_26("B") + [
+        show(1, C="AS KS QS JS TS"), show(2), call("B"), trick("A", "AH")])
+    assert scores(game) == {"A": 0, "B": 11, "C": 52}
+    assert game.state()["finished"] and game.state()["winner"] == "C"
+
+
+def test_two_players() -> None:
+    game = replay(CC, ["A", "B"], [show(2), *tricks("A", "B", "A", "B", "B"), show(3),
+                                   show(2)])
+    # deal 1: A deals, B leads and takes the last trick; deal 2: B deals, A leads
+    assert scores(game) == {"A": 0, "B": 5}
+    assert game.state()["next"]["player"] == "A"
+
+
+def test_dicetray_replay_prints_the_state_or_one_line(tmp_path, capsys) -> None:
+    import json
+
+    from web.cli import main
+
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps({"format": FORMAT, "family": CC, "players": P4, "actions": [
+        show(1, A="KS KH 4D 4C 9S"), show(2, C="7S 7H 7D AC 2H"),
+        trick("C", "AH"), trick("C", "KD"), trick("D", "QD"), trick("A", "JC"),
+        trick("B", "AD"), show(3, D="2D 5D 8D JD QD")]}))
+    assert main(["replay", str(path)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert {p["name"]: p["score"] for p in state["players"]} == {"A": 2, "B": 5, "C": 3, "D": 5}
+    assert state["next"]["player"] == "C" and state["dropped"] == []
+    path.write_text(json.dumps({"format": FORMAT, "family": TT, "players": AB, "actions": [
+        roll("Aino", 1, 2, 3, 4, 6, 6), keep("Aino", 1, 2)]}))
+    assert main(["replay", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and len(err.strip().splitlines()) == 1 and "action 1" in err
+
+
+def test_zero_after_the_final_hands_and_only_right_after_the_show() -> None:
+    game = replay(CC, P3, [
+        show(1, A="KS KH 4D 4C 9S"),                             # A 2
+        show(2), *tricks("A", "C", "A", "C", "B"),               # B last trick 5
+        show(3, B="5S 5H 5D 5C KD", C="QS QH 2D 3C 4S"),
+    ], zero_option=True)
+    assert scores(game) == {"A": 2, "B": 12, "C": 0}             # scored 7 as usual...
+    assert "zero" in core(game)                                  # ... unless B zeroes now
+    game = replay(CC, P3, game.log + [{"type": "zero", "player": "B"}], zero_option=True)
+    assert scores(game) == {"A": 0, "B": 5, "C": 0}              # instead of the 7
+    assert game.state()["next"]["player"] == "C"                 # deal 2: B deals
+    refused(CC, P3, [show(1, B="5S 5H 5D 5C KD"), exchange("C", 1),
+                     {"type": "zero", "player": "B"}], zero_option=True)
+
+
+def test_two_royal_flushes_in_one_show_are_equal() -> None:
+    game = replay(CC, P3, [show(1, B="AS KS QS JS TS", C="AH KH QH JH TH")])
+    assert scores(game) == {"A": 0, "B": 0, "C": 0}              # exactly equal: nobody
+    game = replay(CC, P3, [show(1, B="AH KH QH JH TH", C="AS KS QS JS TS")],
+                  equal_hands="suit_order")
+    assert scores(game) == {"A": 0, "B": 0, "C": 52}             # spades
+
+
+def test_seed_001_failed_call_example() -> None:
+    # the caller takes two tricks with AS and KH, then loses the third to QC
+    game = replay(CC, P3, deal_of_26("B") + [show(2), call("B"), trick("B", "AS"),
+                                             trick("B", "KH"), trick("C", "QC")])
+    assert scores(game) == {"A": 0, "B": 11, "C": 0}             # 26 - 15
+    assert game.state()["deal"]["number"] == 3
