@@ -217,7 +217,9 @@ class SumChicagoRules(Rules[SumChicagoState]):
         best = max(state.total(p) for p in state.seats)
         tied = [p for p in state.seats if state.total(p) == best]
         contenders = [p for p in tied if p in standing]
-        if len(tied) == 1 or not state.active:
+        if len(tied) == 1 or not contenders:
+            # Nobody tied at the top is still playing (they throw no more): no tie-break
+            # can be thrown, so the game ends without a single winner.
             state.finished = True
             state.winner = tied[0] if len(tied) == 1 else None
             return
@@ -258,10 +260,10 @@ class SumChicagoRules(Rules[SumChicagoState]):
         for r in range(state.round):
             state.sheet[player][r] = 0
         thrown = state.turn > 0 or state.second_throw
-        if not thrown and state.options["starter"] == "fixed":
-            state.order = list(state.active)
-        elif not thrown:
-            state.order = state.order + [player]
+        if not thrown:
+            # The newcomer's seat is the last one; the round, not yet begun, goes round the
+            # table from its starter (with a rotating starter the newcomer may come second).
+            state.order = self._round_order(state)
         else:
             # The round is under way: the newcomer throws from the next round on.
             state.sheet[player][state.round] = 0
@@ -270,6 +272,8 @@ class SumChicagoRules(Rules[SumChicagoState]):
         was_current = state.current() == player
         state.active.remove(player)
         if state.in_tie_break:
+            if player not in state.order:
+                return  # not in the tie: their total stays, nothing else changes
             position = state.order.index(player)
             state.order.remove(player)
             state.contenders.remove(player)
@@ -284,7 +288,13 @@ class SumChicagoRules(Rules[SumChicagoState]):
             return
         if player in state.order:
             position = state.order.index(player)
-            if position < state.turn or (position == state.turn and state.second_throw):
+            if position == state.turn and state.second_throw:
+                # Tupla-Chicago: the first throw missed and they leave before the second,
+                # the only one that would count: the round scores 0 and the next throws.
+                state.sheet[player][state.round] = 0
+                self._next_thrower(state)
+                return
+            if position < state.turn:
                 return  # already thrown this round: their score stays, they throw no more
             state.order.remove(player)
             if was_current:
@@ -319,8 +329,8 @@ class SumChicagoRules(Rules[SumChicagoState]):
         target = state.targets[state.round] if playing else None
         current = state.current()
         actions = ["roll"] if current else []
-        if not state.finished and not state.in_tie_break:
-            actions += ["join"] + (["leave"] if state.active else [])
+        if not state.finished:
+            actions += ([] if state.in_tie_break else ["join"]) + (["leave"] if state.active else [])
         last = state.last_throw
         return {
             "finished": state.finished,
@@ -363,6 +373,11 @@ class SumChicagoRules(Rules[SumChicagoState]):
             "Tie: the tied players throw once more each, in seat order; the highest sum wins; "
             "tie-break throws add nothing to the totals (decision).",
             "Players may join (0 for rounds already played) and leave (their total stays).",
+            "Decision: a player who joins once the round's first throw is made throws from the "
+            "next round on (0 for that round); nobody joins during the tie-break.",
+            "Decision: a player who has left throws no tie-break: a tie at the top is thrown "
+            "off by the tied players still playing; if none is, the game ends with no single "
+            "winner.",
         ]
         return lines
 
