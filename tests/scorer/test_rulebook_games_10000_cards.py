@@ -7,6 +7,7 @@ from the engines' code.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -70,6 +71,12 @@ FARKLE = (2, 2, 3, 3, 4, 6)
 
 def farkle(player: str) -> dict[str, Any]:
     return roll(player, *FARKLE)
+
+
+def ten_thousand(player: str) -> list[dict[str, Any]]:
+    """A turn of exactly 10000: six 1s (8000), hot dice, four 1s (2000), bank."""
+    return [roll(player, 1, 1, 1, 1, 1, 1), keep(player, *[1] * 6),
+            roll(player, 1, 1, 1, 1, 2, 3), keep(player, 1, 1, 1, 1), bank(player)]
 
 
 # -- one throw, set aside, banked: the scoring table and its options -------------------
@@ -385,16 +392,14 @@ def test_final_round_started_mid_table_wraps_to_the_first_seat() -> None:
 
 
 def test_tie_after_the_final_round_plays_extra_rounds_among_the_tied() -> None:
-    hit_10000 = lambda p: [roll(p, 1, 1, 1, 1, 1, 1), keep(p, 1, 1, 1, 1, 1, 1),  # noqa: E731
-                           roll(p, 1, 1, 1, 1, 2, 3), keep(p, 1, 1, 1, 1), bank(p)]
-    game = replay(TT, ABC, hit_10000("Aino") + hit_10000("Bertil") + [farkle("Cecilia")])
+    game = replay(TT, ABC, ten_thousand("Aino") + ten_thousand("Bertil") + [farkle("Cecilia")])
     # 10000 - 10000 - 0: Aino and Bertil tie; Cecilia is out of it
     state = game.state()
     assert not state["finished"] and state["winner"] is None
     assert state["next"]["player"] == "Aino"
-    refused(TT, ABC, hit_10000("Aino") + hit_10000("Bertil") + [
+    refused(TT, ABC, ten_thousand("Aino") + ten_thousand("Bertil") + [
         farkle("Cecilia"), roll("Cecilia", 1, 2, 3, 4, 5, 6)])
-    game = replay(TT, ABC, hit_10000("Aino") + hit_10000("Bertil") + [farkle("Cecilia")] + [
+    game = replay(TT, ABC, ten_thousand("Aino") + ten_thousand("Bertil") + [farkle("Cecilia")] + [
         roll("Aino", 5, 5, 5, 2, 3, 4), keep("Aino", 5, 5, 5), bank("Aino"),     # 10500
         roll("Bertil", 5, 5, 5, 2, 3, 4), keep("Bertil", 5, 5, 5), bank("Bertil"),  # 10500
         farkle("Aino"),                                          # still tied: round 2
@@ -567,6 +572,12 @@ def quiet_deal(last: str = "A") -> list[dict[str, Any]]:
 
 FOUR_9 = "9S 9H 9D 9C 2S"       # four of a kind, 7
 TWO_PAIR_9 = "9S 9H 2D 2C 3S"   # two pair, 2
+
+
+def deal_of_21(player: str) -> list[dict[str, Any]]:
+    """Four 9s after exchanges 1 and 2, the last trick, two pair at the end: 7+7+5+2 = 21."""
+    return [show(1, **{player: FOUR_9}), show(2, **{player: FOUR_9}),
+            *tricks("C", "C", "C", "C", player), show(3, **{player: TWO_PAIR_9})]
 
 
 def deal_of_26(player: str = "B") -> list[dict[str, Any]]:
@@ -915,9 +926,7 @@ def test_10000_alone_for_a_record() -> None:
 
 
 def test_a_tie_below_the_top_is_no_tie() -> None:
-    ten = lambda p: [roll(p, 1, 1, 1, 1, 1, 1), keep(p, *[1] * 6),        # noqa: E731
-                     roll(p, 1, 1, 1, 1, 2, 3), keep(p, 1, 1, 1, 1), bank(p)]
-    game = replay(TT, ABC, ten("Aino") + ten("Bertil") + [
+    game = replay(TT, ABC, ten_thousand("Aino") + ten_thousand("Bertil") + [
         roll("Cecilia", 1, 1, 1, 1, 1, 1), keep("Cecilia", *[1] * 6),
         roll("Cecilia", 1, 1, 1, 1, 1, 2), keep("Cecilia", *[1] * 5), bank("Cecilia")])
     # 10000, 10000, 8000 + 4000 = 12000: Cecilia leads alone
@@ -925,9 +934,7 @@ def test_a_tie_below_the_top_is_no_tie() -> None:
 
 
 def test_tie_break_rounds_go_on_while_nobody_leads() -> None:
-    ten = lambda p: [roll(p, 1, 1, 1, 1, 1, 1), keep(p, *[1] * 6),        # noqa: E731
-                     roll(p, 1, 1, 1, 1, 2, 3), keep(p, 1, 1, 1, 1), bank(p)]
-    game = replay(TT, AB, ten("Aino") + ten("Bertil") + [
+    game = replay(TT, AB, ten_thousand("Aino") + ten_thousand("Bertil") + [
         farkle("Aino"), farkle("Bertil"),                        # extra round 1: tied
         farkle("Aino"),
     ], exact_target=True)
@@ -1183,7 +1190,8 @@ def test_two_players() -> None:
     assert game.state()["next"]["player"] == "A"
 
 
-def test_dicetray_replay_prints_the_state_or_one_line(tmp_path, capsys) -> None:
+def test_dicetray_replay_prints_the_state_or_one_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
     from web.cli import main
@@ -1279,3 +1287,27 @@ def test_opening_1000() -> None:
         roll("Bertil", 1, 5), keep("Bertil", 1, 5), bank("Bertil"),            # 750 < 1000
     ], opening=1000)
     assert scores(game) == {"Aino": 1000, "Bertil": 0}
+
+
+def test_seed_001_an_opponent_can_still_pass_the_52() -> None:
+    game = replay(CC, P3, deal_of_26("B") + deal_of_26("A") + deal_of_21("B") + deal_of_21("A") + [
+        # deal 5 (B deals): B and A are at 47 and under buy stop
+        show(2, B="2H 5H 8H TH KH", A="3S 3H 4D 7C 8S"),        # B flush: 47 + 5 = 52
+    ])
+    assert scores(game) == {"A": 47, "B": 52, "C": 0}
+    assert not game.state()["finished"]
+    game = replay(CC, P3, game.log + [*tricks("C", "B", "A", "B", "A"),  # A last trick: 52
+                                      show(3, A="3S 3H 4D 7C 8S")])      # A pair: 53
+    # 26 + 21 = 47 each (7 + 7 + 5 + 2 in the second deal of each)
+    assert scores(game) == {"A": 53, "B": 52, "C": 0}
+    assert game.state()["finished"] and game.state()["winner"] == "A"
+
+
+@pytest.mark.parametrize("rule", ["play_on", "reset"])
+def test_an_earlier_chicago_lets_52_win_later(rule: str) -> None:
+    game = replay(CC, P3, [
+        show(2), call("B"), *tricks("B", "B", "B", "B", "B"), show(3),   # deal 1: B 15 + 5
+        show(1, B="AS KS QS JS TS"), *quiet_deal("A"),                   # deal 2: B + 52
+    ], chicago_from=0, win_needs_chicago=rule)
+    assert scores(game) == {"A": 5, "B": 72, "C": 0}
+    assert game.state()["finished"] and game.state()["winner"] == "B"
