@@ -89,7 +89,8 @@ ONE_THROW = [
     ({}, (2, 2, 2, 3, 4, 6), (2, 2, 2), 200),                 # 100 x 2
     ({}, (6, 6, 6, 2, 3, 4), (6, 6, 6), 600),                 # 100 x 6
     ({}, (6, 6, 6, 6, 2, 3), (6, 6, 6, 6), 1200),             # 2 x 600
-    ({}, (4, 4, 4, 4, 4, 2), (4, 4, 4, 4, 4), 1600),          # 4 x 400 (seed: four 4s 800 ...)
+    ({}, (4, 4, 4, 4, 2, 3), (4, 4, 4, 4), 800),              # seed 003: four 4s = 800
+    ({}, (4, 4, 4, 4, 4, 2), (4, 4, 4, 4, 4), 1600),          # 4 x 400
     ({}, (3, 3, 3, 3, 3, 2), (3, 3, 3, 3, 3), 1200),          # seed 003: five 3s = 1200
     ({}, (2, 2, 2, 2, 2, 2), (2,) * 6, 1600),                 # seed 003: six 2s = 8 x 200
     ({}, (1,) * 6, (1,) * 6, 8000),                           # 8 x 1000
@@ -423,7 +424,7 @@ def test_final_round_off_the_first_to_reach_the_target_wins_at_once() -> None:
     assert scores(game) == {"Aino": 4000, "Bertil": 8000}
     assert state["finished"] and state["winner"] == "Bertil"
     assert core(game) == set()
-    # even when the one reaching it is not ahead of... nobody: Aino first to 5000 wins
+    # Aino's first turn: 8000 >= 5000 wins at once, Bertil never throws
     game = replay(TT, AB, [
         roll("Aino", 1, 1, 1, 1, 1, 1), keep("Aino", 1, 1, 1, 1, 1, 1), bank("Aino"),
     ], target=5000, final_round=False)
