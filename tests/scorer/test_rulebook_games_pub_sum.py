@@ -567,6 +567,82 @@ def test_tschigg_sand_with_more_throws_and_cap():
            "expect": {"next": "B", "scores": {"A": 0, "B": 1, "C": 0}}})
 
 
+BAYRISCH_FOUR = {
+    "family": "pub_chicago", "options": {"variant": "bayrisch"},
+    "players": ["A", "B", "C", "D"],
+    "actions": [
+        # 5 lids. r1 A leads A B C D, under ones 100, sixes 6, high:
+        "A 2 3 6", "A keeps 6", "A 4 5", "A done",
+        "A announces 100 6 high",           # A 6+4+5 = 15; cap 2
+        "B 6 6 1", "B keeps 1", "B 5 5",    # B 100+5+5 = 110 (2nd throw: cap)
+        "C 3 3 3", "C done",                # C 9
+        "D 2 2 2", "D 4 4 4",               # D 12 (the 2nd throw counts)
+        # worst C takes a lid: C1 (pot 4); r2 C leads C D A B, ones 1 sixes 60 low:
+        *one_throw("C 1 1 2", "1 60 low",   # C 4
+                   "D 1 2 2",               # D 5
+                   "A 1 1 2",               # A 4 = C: C first stays best
+                   "B 6 5 5"),              # B 70: worst, B1 (pot 3)
+        # r3 B leads B C D A: B Chicago -> out with its lid (4 lids left in the game)
+        *one_throw("B 1 1 1", "100 60 high", "C 5 5 5", "D 4 4 4",
+                   "A 4 4 4"),              # A 12 = D 12: A later, worst: A1 (pot 2)
+        # r4 A leads A C D: A 180, C 6, D 9 -> C2 (pot 1)
+        *one_throw("A 6 6 6", "100 60 high", "C 2 2 2", "D 3 3 3"),
+        # r5 C leads C D A: C 15, D 6, A 12 -> D1 (pot 0): phase 2 with A1 C2 D1
+        *one_throw("C 5 5 5", "100 60 high", "D 2 2 2", "A 4 4 4"),
+        # r6 D leads D A C: D 180 best lays its lid down: out; A 6 worst leads
+        *one_throw("D 6 6 6", "100 60 high", "A 2 2 2", "C 3 3 3"),
+        # r7 A leads A C: 15 = 15, A first is best: lays its lid down, out; C loses
+        *one_throw("A 5 5 5", "100 60 high", "C 5 5 5"),
+    ],
+    "expect": {"finished": True, "loser": "C", "scores": {"A": 0, "B": 0, "C": 2, "D": 0}},
+}
+
+
+def test_bayrisch_four_players_multi_throw_rounds():
+    check(BAYRISCH_FOUR)
+    g = BAYRISCH_FOUR
+    check_prefix(g, 12, {"next": "C", "scores": {"A": 0, "B": 0, "C": 1, "D": 0}})
+    # r1 is 12 actions, r2 and r3 5 each, r4 to r6 4 each
+    check_prefix(g, 17, {"next": "B", "scores": {"A": 0, "B": 1, "C": 1, "D": 0}})
+    check_prefix(g, 22, {"next": "A", "scores": {"A": 1, "B": 0, "C": 1, "D": 0}})
+    check_prefix(g, 30, {"next": "D", "scores": {"A": 1, "B": 0, "C": 2, "D": 1}})
+    check_prefix(g, 34, {"next": "A", "scores": {"A": 1, "B": 0, "C": 2, "D": 0}})
+    st = replay({**g, "actions": g["actions"][:30]}).state()
+    assert (st["pot"], st["lids_in_game"], st["phase"]) == (0, 4, "reduce")
+
+
+def test_tschigg_player_without_lids_at_phase_2_has_won():
+    lines = [
+        *one_throw("A 2 2 2", "100 60 high", "B 5 5 5", "C 4 4 4"),   # A1 (pot 4)
+        *one_throw("A 2 2 2", "100 60 high", "B 5 5 5", "C 4 4 4"),   # A2 (pot 3)
+        *one_throw("A 2 2 2", "100 60 high", "B 5 5 5", "C 4 4 4"),   # A3 (pot 2)
+        *one_throw("A 5 5 5", "100 60 high", "B 2 2 2", "C 4 4 4"),   # B1 (pot 1), B leads
+        *one_throw("B 2 2 2", "100 60 high", "C 4 4 4", "A 5 5 5"),   # B2 (pot 0)
+        # phase 2: C holds no lid: C has won and is out; B (worst) leads B, A
+    ]
+    game = {"family": "pub_chicago", "options": {"variant": "tschigg"},
+            "players": ["A", "B", "C"], "actions": lines,
+            "expect": {"finished": False, "next": "B", "scores": {"A": 3, "B": 2, "C": 0}}}
+    check(game)
+    refused(game, "C 2 2 2")
+    # B 15 gives A one: A4 B1, A leads; A 6, B 15: B gives its last: A holds all 5
+    more = (one_throw("B 5 5 5", "100 60 high", "A 2 2 2")
+            + one_throw("A 2 2 2", "100 60 high", "B 5 5 5"))
+    check_prefix({**game, "actions": lines + more}, len(lines) + 3,
+                 {"next": "A", "scores": {"A": 4, "B": 1, "C": 0}})
+    check({**game, "actions": lines + more,
+           "expect": {"finished": True, "loser": "A", "scores": {"A": 5, "B": 0, "C": 0}}})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_lids_in_the_pot(players):
+    names = [chr(ord("A") + i) for i in range(players)]
+    for variant, lids in (("bayrisch", players + 1), ("tschigg", 2 * players - 1)):
+        st = replay({"family": "pub_chicago", "options": {"variant": variant},
+                     "players": names, "actions": []}).state()
+        assert (st["pot"], st["lids_in_game"]) == (lids, lids)
+
+
 # =========================================================================================
 # Pub Chicago — corrections and undo
 # =========================================================================================
@@ -861,6 +937,32 @@ def test_sum_correct_and_undo():
     assert [d["action"] for d in st["dropped"]] == [1]
     assert summary(st)["scores"] == {"A": 2, "B": 2}
     assert summary(st)["next"] == "A"
+
+
+def test_sum_correction_settles_the_tie_or_reopens_it():
+    g = SUM_TIE_BREAKS
+    # C's t7 throw (index 17) was 3 4: C 14 + 7 = 21 wins outright; every tie-break
+    # throw (18..24) is dropped
+    st = replay({**g, "actions": g["actions"] + ["correct 17: 3 4"]}).state()
+    assert {k: summary(st)[k] for k in ("finished", "winner", "scores")} == {
+        "finished": True, "winner": "C", "scores": {"A": 14, "B": 14, "C": 21}}
+    assert [d["action"] for d in st["dropped"]] == list(range(18, 25))
+    # B's first tie-break throw (index 19) was 3 3 = 6: A, B and C tie again on 6 and
+    # all throw once more; A's 2 3 (21) stands, C's 4 1 (22) and the rest are out of turn
+    st = replay({**g, "actions": g["actions"] + ["correct 19: 3 3"]}).state()
+    assert summary(st)["next"] == "B" and not st["finished"]
+    assert [d["action"] for d in st["dropped"]] == [22, 23, 24]
+
+
+def test_sum_tupla_correction_turns_a_hit_into_a_miss():
+    # A hit t2 at once (1 1); the camera misread: it was 1 2, a miss, so A's second throw
+    # was due. B's next throw ends A's turn as it stands: A scores 0 for t2.
+    game = {"family": "sum_chicago", "options": {"rounds": "low", "throws": 2},
+            "players": ["A", "B"], "actions": ["A 1 1", "B 1 1", "correct 0: 1 2"],
+            "expect": {"next": "A", "scores": {"A": 0, "B": 2}}}
+    g = check(game)
+    assert g.state()["dropped"] == []
+    assert g.state()["sheet"][0]["scores"] == {"A": 0, "B": 2}
 
 
 # =========================================================================================
