@@ -317,6 +317,7 @@ class Game:
         forced: set[int] = set()
         turns: dict[int, Hashable] = {}         # the turn each action was played in here
         first, state, began = self._resume(order, trusted)
+        claimed = set(began.values())           # turns of the replay some logged turn began in
         snapshot: Snapshot | None = None
         for position in range(first, len(order)):
             i = order[position]
@@ -330,13 +331,21 @@ class Game:
                 action = action.with_dice(dice[i])
             logged = self._turns[i] if i < len(self._turns) else None
             now = rules.turn_key(state)
-            if logged is not None:
+            if logged is not None and i < last_correction:
                 # Only actions logged before the latest correction can belong to a turn it
                 # broke; later ones were checked against the corrected game when they came.
-                if began.setdefault(logged, now) != now and i < last_correction:
+                if logged in began and began[logged] != now:
                     dropped.append(Dropped(i, action.type, action.player,
                                            "its turn had ended after a correction"))
                     continue
+                if logged not in began and now in claimed and rules.end_turn(state):
+                    # A new turn was logged here, but the corrected game is still in an
+                    # earlier one (a farkle that now scores, say): that one ends as it stands.
+                    forced.add(i)
+                    now = rules.turn_key(state)
+            if logged is not None and logged not in began:
+                began[logged] = now
+                claimed.add(now)
             turns[i] = now
             if position < trusted:
                 rules.act(state, action)
@@ -361,6 +370,7 @@ class Game:
                     turns[i] = rules.turn_key(state)
                     if logged is not None:
                         began[logged] = turns[i]
+                        claimed.add(turns[i])
                     rules.act(state, action)
                     continue
             dropped.append(Dropped(i, action.type, action.player, reason))

@@ -1244,9 +1244,6 @@ def test_seed_001_failed_call_example() -> None:
     assert game.state()["deal"]["number"] == 3
 
 
-@pytest.mark.xfail(strict=True, reason="core (scorer/game.py): in a solo game the next turn's "
-                   "roll is taken for the corrected turn's and its whole turn is dropped; "
-                   "reported, not fixed here")
 def test_a_solo_players_next_turn_survives_a_correction_of_the_one_before() -> None:
     # Alone for a record: a farkle, then a turn of 1000. The farkle was misread (a 5 was
     # there): that turn ends as it stands, and the next turn replays normally, as it does
