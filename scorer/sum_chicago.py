@@ -213,10 +213,9 @@ class SumChicagoRules(Rules[SumChicagoState]):
         return order
 
     def _rounds_over(self, state: SumChicagoState) -> None:
-        standing = state.active or state.seats
         best = max(state.total(p) for p in state.seats)
         tied = [p for p in state.seats if state.total(p) == best]
-        contenders = [p for p in tied if p in standing]
+        contenders = [p for p in tied if p in state.active]
         if len(tied) == 1 or not contenders:
             # Nobody tied at the top is still playing (they throw no more): no tie-break
             # can be thrown, so the game ends without a single winner.

@@ -1018,6 +1018,15 @@ def test_bug_a_tie_between_players_who_all_left_ends_the_game():
            "actions": lines,
            "expect": {"finished": True, "winner": None, "next": None,
                       "scores": {"A": 2, "B": 2, "C": 0}}})
+    # everyone leaves between rounds, tied on 2: the game ends with no single winner
+    check({"family": "sum_chicago", "options": {"rounds": "low"}, "players": ["A", "B"],
+           "actions": ["A 1 1", "B 1 1", "A leaves", "B leaves"],
+           "expect": {"finished": True, "winner": None, "next": None,
+                      "scores": {"A": 2, "B": 2}}})
+    # ... and if one of them leads, they win
+    check({"family": "sum_chicago", "options": {"rounds": "low"}, "players": ["A", "B"],
+           "actions": ["A 1 1", "B 1 2", "A leaves", "B leaves"],
+           "expect": {"finished": True, "winner": "A", "next": None}})
     # one of the tied players still playing: they win without a tie-break (decision)
     check({"family": "sum_chicago", "options": {"rounds": "low"}, "players": ["A", "B"],
            "actions": ["A 1 1", "B 1 1", "A leaves"] + ["B 6 6"] * 5,
