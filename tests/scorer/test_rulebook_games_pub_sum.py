@@ -372,6 +372,28 @@ def test_basis_tie_break_led_by_next_tied_player_from_last_loser():
            "expect": {"finished": True, "loser": "B", "scores": {"A": 2, "B": 3, "C": 1}}})
 
 
+def test_basis_match_of_ten_ends_level_and_goes_to_a_tie_break():
+    lose = {"A": "A 2 2 2", "B": "B 2 2 2"}      # 6
+    win = {"A": "A 5 5 5", "B": "B 5 5 5"}       # 15
+    lines = []
+    # each search is one throw round of two; its loser leads the next search.
+    # leaders A A B B A A B B A A; the leader loses, wins, loses, wins ...:
+    # losers A B B A A B B A A B -> strokes 5 each
+    for leader, leader_loses in [("A", True), ("A", False), ("B", True), ("B", False),
+                                 ("A", True), ("A", False), ("B", True), ("B", False),
+                                 ("A", True), ("A", False)]:
+        other = "B" if leader == "A" else "A"
+        lines += one_throw((lose if leader_loses else win)[leader], "100 60 high",
+                           (win if leader_loses else lose)[other])
+    game = {"family": "pub_chicago", "options": {"match_length": 10}, "players": ["A", "B"],
+            "actions": lines,
+            "expect": {"finished": False, "next": "B", "scores": {"A": 5, "B": 5}}}
+    check(game)
+    # the extra search, led by the last loser B: B 15, A 6 -> A's sixth stroke
+    check({**game, "actions": lines + one_throw("B 5 5 5", "100 60 high", "A 2 2 2"),
+           "expect": {"finished": True, "loser": "A", "scores": {"A": 6, "B": 5}}})
+
+
 # =========================================================================================
 # Pub Chicago — Bayrisch (players + 1 lids)
 # =========================================================================================
