@@ -16,21 +16,36 @@ function toast(message) {
   toast.timer = setTimeout(() => t.classList.remove("show"), 5000);
 }
 
-/** POST a JSON action; the answer is the new state (also sent on the live stream). */
-async function post(path, body) {
+/**
+ * POST a JSON action; the answer is the new state (also sent on the live stream).
+ * A refusal's message goes to `errBox` (next to the form that sent it) and the toast;
+ * a success clears that box. Resolves to the new state, or null when refused.
+ */
+async function post(path, body, errBox) {
+  const box = errBox || $("error");
   try {
     const res = await fetch("/api/" + path, {
       method: "POST", headers: { "Content-Type": "application/json" },
       body: JSON.stringify(body || {}),
     });
-    const data = await res.json();
-    if (!res.ok) { toast(data.error || `error ${res.status}`); return null; }
+    let data = null;
+    try { data = await res.json(); } catch (err) { data = null; }
+    if (!res.ok) {
+      showError(box, (data && data.error) || `error ${res.status}`);
+      return null;
+    }
+    box.textContent = "";
     render(data);
     return data;
   } catch (err) {
-    toast("no connection to the table: " + err);
+    showError(box, "no connection to the table: " + err);
     return null;
   }
+}
+
+function showError(box, message) {
+  box.textContent = message;
+  toast(message);
 }
 
 function renderStatus(s) {
@@ -40,22 +55,28 @@ function renderStatus(s) {
   else if (g.finished) html = g.winner ? `<b>${esc(g.winner)}</b> wins. Start a new game below.` : "Game over.";
   else {
     const n = g.next || {};
-    html = n.player ? `<b>${esc(n.player)}</b>'s throw (${n.dice} dice)` : "Waiting";
-    if (g.round) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
+    if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s throw (${n.dice} dice)` : `<b>${esc(n.player)}</b> to play`;
+    else html = g.family === "card_chicago" ? "The hands are entered next" : "Waiting";
+    if (g.family === "sum_chicago" && g.target != null) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
   }
   $("status").innerHTML = html;
   $("note").textContent = s.table.waiting ? s.table.message +
     " — confirm it, tap a die, enter the throw by hand, or throw again." : "";
-  $("camera").textContent = s.camera.name ? `camera: ${s.camera.name}` +
+  $("camera").textContent = g && g.family === "card_chicago" ? "" : s.camera.name ? `camera: ${s.camera.name}` +
     (s.camera.moving ? " · rolling…" : "") + (s.camera.error ? ` · ${s.camera.error}` : "") :
     (s.camera.message || "");
   const canUndo = g && (g.next.actions || []).includes("undo");
   $("undo").disabled = !canUndo;
   $("rollforme").style.display = s.camera.can_roll ? "" : "none";
   $("rollforme").disabled = !(g && g.next && g.next.player);
-  const dropped = g && g.dropped && g.dropped.length ? "Dropped after a correction: " +
-    g.dropped.map((d) => `action ${d.action} (${d.type} by ${d.player}): ${d.reason}`).join("; ") : "";
-  $("dropped").textContent = dropped;
+  const dropped = g && g.dropped ? g.dropped : [];
+  $("dropped").innerHTML = dropped.length ? `<b>Dropped after a correction</b><ul>` + dropped.map((d) =>
+    `<li>action ${esc(d.action)}: ${esc(d.type)}${d.player ? " by " + esc(d.player) : ""} — ${esc(d.reason)}</li>`).join("") +
+    `</ul>` : "";
+  // Card Chicago has no dice: the tray and hand entry would only be in the way.
+  const dice = !g || g.family !== "card_chicago";
+  $("traysection").style.display = dice ? "" : "none";
+  $("handsection").style.display = dice ? "" : "none";
 }
 
 function renderReading(s) {
@@ -87,7 +108,7 @@ function openPicker(i) {
   p.querySelectorAll("[data-value]").forEach((el) => el.addEventListener("click", async () => {
     const value = Number(el.dataset.value);
     closePicker();
-    await post("correct", { reading: state.reading.id, die: i, value });
+    await post("correct", { reading: state.reading.id, die: i, value }, $("trayerror"));
   }));
   $("pickcancel").addEventListener("click", closePicker);
 }
@@ -110,7 +131,7 @@ function renderHand(s) {
     el.innerHTML = dieSVG(handDice[i]);
   }));
   if (n) $("handgo").addEventListener("click", async () => {
-    if (await post("roll", { dice: handDice })) handDice = Array(n).fill(1);
+    if (await post("roll", { dice: handDice }, $("handerror"))) handDice = Array(n).fill(1);
   });
 }
 
@@ -123,7 +144,7 @@ function renderPlayers(s) {
     (canLeave && p.active !== false ? ` <button class="secondary" data-leave="${esc(p.name)}">leave</button>` : "") +
     `</span>`).join(" ");
   box.querySelectorAll("[data-leave]").forEach((el) => el.addEventListener("click",
-    () => post("leave", { player: el.dataset.leave })));
+    () => post("leave", { player: el.dataset.leave }, $("playererror"))));
   $("joinrow").style.display = (g.next.actions || []).includes("join") ? "" : "none";
 }
 
@@ -138,7 +159,40 @@ const TEMPLATES = {
   show: () => ({ round: 1, hands: {} }),
 };
 
+let formShown = null;      // the game state the family form was last drawn from
+
 function renderOther(s) {
+  const g = s.game;
+  if (g && FORMS[g.family]) {
+    $("othersection").style.display = g.finished ? "none" : "";
+    $("othertitle").textContent = g.family === "card_chicago" ? "At the table" : "The player's choice";
+    // Redraw only when the game changed: camera news must not wipe a hand being typed.
+    const shown = JSON.stringify(g) + s.camera.can_roll;
+    if (shown === formShown) return;
+    formShown = shown;
+    FORMS[g.family]($("other"), g, s, formUI);
+    return;
+  }
+  formShown = null;
+  renderGeneric(s);
+}
+
+/** What a family form may do: post an action, show an error, have dice thrown. */
+const formUI = {
+  act: (action) => post("action", action, $("othererror")),
+  error: (message) => showError($("othererror"), message),
+  throwDice: () => {
+    if (state && state.camera.can_roll) return post("roll-for-me", {}, $("othererror"));
+    // A real camera reads the throw by itself; without one it is entered by hand.
+    $("handsection").scrollIntoView({ behavior: "smooth", block: "center" });
+    $("handsection").classList.add("flash");
+    setTimeout(() => $("handsection").classList.remove("flash"), 1200);
+    return null;
+  },
+};
+
+// Any family without a form of its own: its actions as buttons with a JSON field.
+function renderGeneric(s) {
   const g = s.game;
   const box = $("other");
   const types = g && g.next ? (g.next.actions || []).filter((t) => !HANDLED.includes(t)) : [];
@@ -157,7 +211,7 @@ function renderOther(s) {
   box.innerHTML = html;
   $("otherfields").value = typed;            // a live update must not wipe what is typed
   box.querySelectorAll("[data-choice]").forEach((el) => el.addEventListener("click", () =>
-    post("action", { type: "set_aside", player, dice: choices[Number(el.dataset.choice)].dice })));
+    post("action", { type: "set_aside", player, dice: choices[Number(el.dataset.choice)].dice }, $("othererror"))));
   box.querySelectorAll("[data-type]").forEach((el) => {
     const t = el.dataset.type;
     el.addEventListener("click", () => {
@@ -169,7 +223,7 @@ function renderOther(s) {
         $("otherfields").value = JSON.stringify(TEMPLATES[t](s));   // fill in, let them edit
         return;
       }
-      post("action", Object.assign({ type: t }, player ? { player } : {}, fields));
+      post("action", Object.assign({ type: t }, player ? { player } : {}, fields), $("othererror"));
       $("otherfields").value = "";
     });
   });
@@ -210,13 +264,13 @@ async function setup() {
     document.querySelectorAll("[data-option]").forEach((el) => {
       options[el.dataset.option] = JSON.parse(el.value);
     });
-    post("games", { family: $("family").value, players: $("newplayers").value, options });
+    post("games", { family: $("family").value, players: $("newplayers").value, options }, $("starterror"));
   });
   $("undo").addEventListener("click", () => post("undo"));
-  $("rollforme").addEventListener("click", () => post("roll-for-me"));
-  $("confirm").addEventListener("click", () => post("confirm", { reading: state.reading.id }));
+  $("rollforme").addEventListener("click", () => post("roll-for-me", {}, $("trayerror")));
+  $("confirm").addEventListener("click", () => post("confirm", { reading: state.reading.id }, $("trayerror")));
   $("join").addEventListener("click", async () => {
-    if (await post("join", { player: $("joinname").value.trim() })) $("joinname").value = "";
+    if (await post("join", { player: $("joinname").value.trim() }, $("playererror"))) $("joinname").value = "";
   });
   followState(render, (ok) => {
     $("conn").textContent = ok ? "live" : "reconnecting…";

@@ -1,0 +1,165 @@
+"""10000, Pub Chicago and Card Chicago in the system Chromium: decisions tapped on the
+control page reach the family's scoreboard panel over the live stream, without a reload.
+
+Throws come from the "camera" (``table.handle_reading``), as at the table; everything a
+person decides is tapped on the control page.
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web.fakes import reading
+from web.live import LiveServer
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+WAIT_MS = 10_000
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("DICETRAY_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+class Screens:
+    """The scoreboard and the control page side by side, on one live server."""
+
+    def __init__(self, browser: Any, server: LiveServer) -> None:
+        self.context = browser.new_context(viewport={"width": 1280, "height": 720})
+        self.context.set_default_timeout(WAIT_MS)
+        self.board = self.context.new_page()
+        self.errors: list[str] = []
+        self.board.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.board.goto(server.url + "/")
+        self.board.wait_for_selector("#board .panel")
+        self.board.evaluate("window.__noReload = 'still here'")
+        self.control = self.context.new_page()
+        self.control.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.control.goto(server.url + "/control")
+
+    def board_shows(self, text: str) -> None:
+        """Wait until the scoreboard's text holds ``text`` (it may take a live event)."""
+        self.board.wait_for_function("(t) => document.querySelector('#board').innerText.includes(t)",
+                                     arg=text, timeout=WAIT_MS)
+
+    def close(self) -> None:
+        assert self.board.evaluate("window.__noReload") == "still here"
+        assert not self.errors, self.errors
+        self.context.close()
+
+
+@pytest.fixture
+def screens(browser: Any, tmp_path: Path) -> Iterator[tuple[LiveServer, Any]]:
+    with LiveServer(tmp_path / "data") as server:
+        made: list[Screens] = []
+
+        def open_screens() -> Screens:
+            made.append(Screens(browser, server))
+            return made[-1]
+
+        yield server, open_screens
+        for s in made:
+            s.close()
+
+
+def test_ten_thousand_keep_bank_and_farkle_on_the_panel(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("ten_thousand", ["Aino", "Bertil"], {"opening": 0})
+    s = open_screens()
+    s.board_shows("Ten Thousand")
+    server.table.handle_reading(reading(1, 1, 2, 3, 4, 6))
+    s.board_shows("Keep from this throw")
+    assert s.board.locator("#board .roll.six svg.die").count() == 6
+    assert s.board.locator("#board .roll.six svg.die.scoring").count() == 2
+
+    s.control.click("#other button.choice:has-text('keep 1 1 ')")
+    s.board_shows("SET ASIDE")
+    s.board_shows("4 dice")
+    s.control.click("#other [data-type='bank']")
+    s.board_shows("Aino banked 200")
+    assert s.board.locator("#board tr.current td").first.inner_text().startswith("Bertil")
+
+    server.table.handle_reading(reading(2, 2, 3, 3, 4, 6))      # nothing scores
+    s.board_shows("Farkle!")
+    s.control.wait_for_selector("#other [data-throw]")
+    s.control.click("#undo")                                   # the camera misread it
+    s.board.wait_for_function("!document.querySelector('#board').innerText.includes('Farkle!')",
+                              timeout=WAIT_MS)
+
+
+def test_pub_chicago_lot_sixes_and_announcement_on_the_panel(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("pub_chicago", ["Aino", "Bertil", "Cecilia"], {"variant": "bayrisch"})
+    s = open_screens()
+    s.board_shows("Bayrisch")
+    s.board_shows("pot")
+    s.control.wait_for_selector("#other [data-draw]")
+    before = server.table.state()["revision"]
+    s.control.click("#other [data-draw]")
+    # Drawing again is allowed until the first throw, so the button stays: wait for the draw.
+    s.control.wait_for_function("(r) => Number(document.body.dataset.revision) > r", arg=before,
+                                timeout=WAIT_MS)
+    leader = server.table.state()["game"]["round"]["leader"]
+    s.board_shows(f"leader {leader}")
+
+    server.table.handle_reading(reading(6, 6, 3))
+    s.control.click("#other [data-type='turn_sixes']")
+    s.board.wait_for_selector("#board .roll svg.die.aside[data-value='1']", timeout=WAIT_MS)
+    server.table.handle_reading(reading(5, 4))
+    s.control.click("#other [data-aside='5']")                           # tap a die: set aside
+    s.board.wait_for_function(
+        "document.querySelectorAll('#board .roll svg.die.aside').length === 2", timeout=WAIT_MS)
+    s.control.click("#other [data-announce='0']")                        # high, ones 100, sixes 60
+    s.board_shows("ones 100 · sixes 60 · high · up to 2 throws")
+    s.board_shows("109")                                                 # 1 (100) + 5 + 4
+    assert s.board.locator("#board .tag:has-text('best')").count() == 1
+
+
+def test_card_chicago_exchange_and_shown_hands_on_the_panel(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"])
+    s = open_screens()
+    s.board_shows("Exchange 1")
+    s.control.click("#other [data-ex='Bertil'][data-count='3']")
+    s.control.wait_for_selector("#other :text('exchanged 3')")
+
+    # A typed hand is checked as it is typed; the engine's refusal shows beside the form.
+    s.control.fill("#other [data-hand='Aino']", "AS KS QS JS ZZ")
+    assert "not a card" in s.control.inner_text("#other [data-err='Aino']")
+    s.control.fill("#other [data-hand='Aino']", "AS KS QS JS TS")
+    s.control.fill("#other [data-hand='Bertil']", "AS 2H 3H 4H 5H")
+    s.control.click("#other [data-show]")
+    s.control.wait_for_function(
+        "document.querySelector('#othererror').innerText.includes('both Aino and Bertil')",
+        timeout=WAIT_MS)
+
+    # Bertil's hand from the card picker instead: a pair of queens against Aino's pair of 7s.
+    s.control.click("#other [data-clear='Bertil']")
+    s.control.fill("#other [data-hand='Aino']", "7S 7H 2D 4C 9S")
+    s.control.click("#other [data-pick='Bertil']")
+    for card in ["QS", "QH", "3D", "5C", "8S"]:
+        s.control.click(f"#other .cardpicker [data-card='{card}']")
+    assert s.control.input_value("#other [data-hand='Bertil']") == "QS QH 3D 5C 8S"
+    s.control.click("#other [data-show]")
+    s.board_shows("Round 1: Bertil scores 1 · pair of queens")
+    s.board_shows("Exchange 2")
+    assert s.board.locator("#board .shows .card").count() == 10
+    assert s.control.inner_text("#othererror") == ""

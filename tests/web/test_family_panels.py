@@ -1,0 +1,207 @@
+"""10000, Pub Chicago and Card Chicago through the web app: their pages load the panel and
+form scripts, every action their control forms post goes through ``/api/action``, and a
+refused one answers 4xx with the engine's own message and leaves the state as it was.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import scorer
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+STATIC = Path(__file__).resolve().parents[2] / "web" / "static"
+FAMILIES = ["ten_thousand", "pub_chicago", "card_chicago"]
+
+
+def example(family: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((DOCS / f"{family}.json").read_text())
+    return data
+
+
+def start(api: Any, family: str, players: list[str] | None = None, **options: Any) -> dict[str, Any]:
+    out: dict[str, Any] = api.post("games", {"family": family, "options": options,
+                                             "players": players or ["Aino", "Bertil", "Cecilia"]})
+    return out
+
+
+def act(api: Any, action: dict[str, Any], status: int = 200) -> dict[str, Any]:
+    out: dict[str, Any] = api.post("action", action, status=status)
+    return out
+
+
+def refused(api: Any, action: dict[str, Any]) -> str:
+    """Post an action the engine refuses: 4xx, the engine's message, no change of state."""
+    before = api.state()
+    game = scorer.load_game(api.client.get(f"/api/games/{before['table']['game_id']}/file").get_json())
+    with pytest.raises(scorer.IllegalAction) as engine:
+        game.check(action)
+    out = api.post("action", action, status=None)
+    assert 400 <= out["_status"] < 500, out
+    assert out["error"] == str(engine.value)
+    assert api.state() == before
+    return str(out["error"])
+
+
+# -- pages --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_pages_load_the_family_panel_and_form(api: Any, family: str) -> None:
+    start(api, family, example(family)["players"], **example(family)["options"])
+    board = api.client.get("/").get_data(as_text=True)
+    control = api.client.get("/control").get_data(as_text=True)
+    assert "panels.js" in board and "forms.js" in control
+    for path, table in (("panels.js", None), ("scoreboard.js", "PANELS"), ("forms.js", "FORMS")):
+        resp = api.client.get(f"/static/{path}")
+        assert resp.status_code == 200
+        text = resp.get_data(as_text=True)
+        resp.close()
+        if table:
+            # The family has its own entry in the table (no fallback to the generic panel).
+            entries = text[text.index(f"const {table} = {{"):]
+            assert re.search(rf"\b{family}: \w+", entries[:entries.index("};")]), (path, family)
+
+
+def keys_read(script: str, obj: str) -> set[str]:
+    """The fields a panel reads from an object, e.g. every ``deal.xxx`` in panels.js."""
+    return set(re.findall(rf"\b{obj}\.(\w+)", script))
+
+
+@pytest.mark.parametrize("family,objects", [
+    ("ten_thousand", {"game": "game", "turn": "game.turn", "lastTurn": "game.last_turn",
+                      "last": "game.last_throw"}),
+    ("pub_chicago", {"game": "game", "rnd": "game.round", "turn": "game.round.turn"}),
+    ("card_chicago", {"game": "game", "deal": "game.deal"}),
+])
+def test_the_panels_read_only_fields_the_engine_gives(api: Any, family: str,
+                                                      objects: dict[str, str]) -> None:
+    # Played to the middle of a turn or deal, where each of these objects is filled in.
+    data = example(family)
+    middle = {"ten_thousand": 24, "pub_chicago": 8, "card_chicago": 30}[family]
+    start(api, family, data["players"], **data["options"])
+    for action in data["actions"][:middle]:
+        act(api, action)
+    game = api.state()["game"]
+    source = (STATIC / "panels.js").read_text()
+    body = source[source.index({"ten_thousand": "function tenThousandPanel",
+                                "pub_chicago": "function pubChicagoPanel",
+                                "card_chicago": "function cardChicagoPanel"}[family]):]
+    body = body[:body.index("\n}\n")]
+    for name, path in objects.items():
+        value: Any = {"game": game}
+        for part in path.split("."):
+            value = value[part]
+        assert isinstance(value, dict), path
+        assert keys_read(body, name), f"the panel reads nothing from {name}"
+        # Array methods and the like are not fields of the state.
+        missing = keys_read(body, name) - set(value) - {"length", "map", "slice", "includes"}
+        assert not missing, f"{family}: {path} has no {sorted(missing)}"
+
+
+# -- every family's actions through the API -----------------------------------------------
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_example_game_played_through_the_api_matches_a_replay(api: Any, family: str) -> None:
+    data = example(family)
+    start(api, family, data["players"], **data["options"])
+    for action in data["actions"]:
+        s = act(api, action)
+    assert s["game"] == scorer.load_game(data).state()
+    assert s["game"]["finished"]
+
+
+def test_ten_thousand_keep_bank_and_undo(api: Any) -> None:
+    start(api, "ten_thousand", ["Aino", "Bertil"], opening=0)
+    s = api.post("roll", {"dice": [1, 5, 2, 3, 4, 6]})
+    choice = s["game"]["turn"]["choices"][0]                  # the form's first button
+    assert choice["dice"] == [1, 2, 3, 4, 5, 6] and choice["points"] == 1500
+    s = act(api, {"type": "set_aside", "player": "Aino", "dice": choice["dice"]})
+    assert s["game"]["turn"]["hot_dice"] == 1 and s["game"]["next"]["dice"] == 6
+    s = act(api, {"type": "bank", "player": "Aino"})
+    assert s["game"]["players"][0]["score"] == 1500 and s["game"]["next"]["player"] == "Bertil"
+    s = api.post("undo")
+    assert s["game"]["players"][0]["score"] == 0 and "bank" in s["game"]["next"]["actions"]
+
+
+def test_ten_thousand_refusals_carry_the_engines_message(api: Any) -> None:
+    start(api, "ten_thousand", ["Aino", "Bertil"])
+    assert "roll first" in refused(api, {"type": "bank", "player": "Aino"})
+    api.post("roll", {"dice": [1, 2, 3, 4, 6, 6]})
+    assert "does not score" in refused(api, {"type": "set_aside", "player": "Aino", "dice": [2]})
+    refused(api, {"type": "set_aside", "player": "Bertil", "dice": [1]})
+    refused(api, {"type": "bank", "player": "Aino"})
+
+
+def test_pub_chicago_leader_set_aside_sixes_done_and_announce(api: Any) -> None:
+    start(api, "pub_chicago", variant="tschigg")
+    s = act(api, {"type": "leader", "player": "Bertil"})      # drawn by lot on the tablet
+    assert s["game"]["round"]["leader"] == "Bertil" and s["game"]["next"]["player"] == "Bertil"
+    api.post("roll", {"dice": [6, 6, 4]})
+    s = act(api, {"type": "turn_sixes", "player": "Bertil"})
+    assert s["game"]["round"]["turn"]["kept"] == [1] and s["game"]["next"]["dice"] == 2
+    api.post("roll", {"dice": [5, 3]})
+    s = act(api, {"type": "set_aside", "player": "Bertil", "dice": [5]})
+    assert s["game"]["round"]["turn"]["kept"] == [1, 5]
+    s = act(api, {"type": "done", "player": "Bertil"})
+    assert s["game"]["next"]["actions"][0] == "announce"
+    s = act(api, {"type": "announce", "player": "Bertil", "sand": True})
+    assert s["game"]["round"]["announcement"] == {"sand": True}
+    assert s["game"]["next"]["player"] == "Cecilia"
+
+
+def test_pub_chicago_refusals_carry_the_engines_message(api: Any) -> None:
+    start(api, "pub_chicago")
+    api.post("roll", {"dice": [2, 3, 4]})
+    assert "only the leader" in refused(api, {"type": "announce", "player": "Bertil", "ones": 100,
+                                              "sixes": 60, "order": "high"})
+    assert "drawn before the first throw" in refused(api, {"type": "leader", "player": "Bertil"})
+    refused(api, {"type": "set_aside", "player": "Aino", "dice": [6]})
+    refused(api, {"type": "turn_sixes", "player": "Aino"})
+    # Sand is Tschigg's alone.
+    refused(api, {"type": "announce", "player": "Aino", "sand": True})
+
+
+def test_card_chicago_exchange_show_call_trick_and_zero(api: Any) -> None:
+    start(api, "card_chicago", ["Aino", "Bertil"], last_trick="two_bonus", zero_option=True,
+          chicago_from=0)
+    s = act(api, {"type": "exchange", "player": "Bertil", "count": 3})
+    assert s["game"]["deal"]["exchanges"][0] == {"Bertil": 3}
+    s = act(api, {"type": "show", "round": 1, "hands": {"Aino": "QS QH 7D 4C 2S",
+                                                        "Bertil": "JS JH 9D 4D 2C"}})
+    assert s["game"]["players"][0]["score"] == 1
+    assert s["game"]["deal"]["shows"][0]["hands"]["Aino"]["name"] == "pair of queens"
+    s = act(api, {"type": "show", "round": 2, "hands": {}})   # nobody shows
+    s = act(api, {"type": "call", "player": "Aino"})
+    assert s["game"]["deal"]["caller"] == "Aino"
+    for card in ["AS", "KS", "QS", "JS"]:
+        act(api, {"type": "trick", "winner": "Aino", "card": card})
+    assert "card" in refused(api, {"type": "trick", "winner": "Aino"})   # the two-bonus needs it
+    s = act(api, {"type": "trick", "winner": "Aino", "card": "2H"})
+    assert s["game"]["deal"]["chicago"] == "won"
+    s = act(api, {"type": "show", "round": 3, "hands": {"Aino": "9S 9H 9D 9C 2H"}})
+    assert s["game"]["zero"] == "Aino" and "zero" in s["game"]["next"]["actions"]
+    s = act(api, {"type": "zero", "player": "Aino"})
+    assert s["game"]["deal"]["number"] == 2 and s["game"]["players"][1]["score"] == 0
+
+
+def test_card_chicago_refusals_carry_the_engines_message(api: Any) -> None:
+    start(api, "card_chicago", ["Aino", "Bertil"])
+    assert "ZZ" in refused(api, {"type": "show", "round": 1, "hands": {"Aino": "AS KS QS JS ZZ"}})
+    assert "both" in refused(api, {"type": "show", "round": 1,
+                                   "hands": {"Aino": "AS KS QS JS TS", "Bertil": "AS 2H 3H 4H 5H"}})
+    assert "needs at least 15" in refused(api, {"type": "call", "player": "Aino"})
+    assert "no trick is played now" in refused(api, {"type": "trick", "winner": "Aino", "card": "AS"})
+    refused(api, {"type": "exchange", "player": "Aino", "count": 6})
+    refused(api, {"type": "zero", "player": "Aino"})
+
+
+def test_a_bad_action_body_is_a_4xx_for_every_family(api: Any) -> None:
+    for family in FAMILIES:
+        start(api, family)
+        for body in ({"type": "nonsense", "player": "Aino"}, {"player": "Aino"}, {"type": "roll"}):
+            out = api.post("action", body, status=None)
+            assert 400 <= out["_status"] < 500 and out["error"], (family, body, out)

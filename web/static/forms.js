@@ -1,0 +1,274 @@
+// Control-page forms of 10000, Pub Chicago and Card Chicago: the decisions of each
+// family as buttons, built from game.next and the family's state. A form is
+// form(box, game, s, ui): it fills `box` and posts through ui.act(action), which shows
+// the server's error next to the form; ui.throwDice() rolls or points to hand entry.
+"use strict";
+
+const FORMS = {
+  ten_thousand: tenThousandForm,
+  pub_chicago: pubChicagoForm,
+  card_chicago: cardChicagoForm,
+};
+
+function percent(p) {
+  if (p == null) return "";
+  const v = 100 * p;
+  return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + " %";
+}
+
+function on(box, selector, fn) {
+  box.querySelectorAll(selector).forEach((el) => el.addEventListener("click", () => fn(el)));
+}
+
+function can(game, type) { return (game.next.actions || []).includes(type); }
+
+function throwButton(game, s) {
+  const n = game.next.dice;
+  return `<button data-throw>${s.camera.can_roll ? `Roll ${n} ${n === 1 ? "die" : "dice"} for me`
+    : `Throw ${n} ${n === 1 ? "die" : "dice"}`}</button>`;
+}
+
+// -- 10000 -------------------------------------------------------------------------------
+
+function tenThousandForm(box, game, s, ui) {
+  const turn = game.turn;
+  const player = game.next.player;
+  if (!player || !turn) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
+  let html = `<div class="formhead"><b>${esc(player)}</b>: ${turn.points} this turn` +
+    (turn.needs_to_open ? ` · needs ${turn.needs_to_open} more to open` : "") +
+    (turn.set_aside.length ? ` · set aside ${turn.set_aside.map((k) => k.dice.join("")).join(" / ")}` : "") + `</div>`;
+  if (can(game, "set_aside") && turn.choices.length) {
+    html += `<div class="muted">Keep from the throw ${turn.throw.join(" ")}: one tap</div><div class="row">` +
+      turn.choices.map((c, i) => `<button class="choice" data-choice="${i}">` +
+        `${c.dice.map((v) => dieSVG(v, { cls: "tiny" })).join("")}<span>keep ${c.dice.join(" ")} · +${c.points}</span>` +
+        `<small>then ${c.dice_left} ${c.dice_left === 1 ? "die" : "dice"}, farkle ${percent(c.farkle_chance)}</small></button>`).join("") + `</div>`;
+  }
+  const row = [];
+  if (can(game, "bank")) row.push(`<button data-type="bank">Bank ${turn.points}</button>`);
+  if (can(game, "roll")) {
+    row.push(throwButton(game, s));
+    row.push(`<span class="muted">chance of a farkle with ${game.next.dice}: ${percent(game.farkle_chance)}` +
+      (turn.hot_dice && !turn.throw ? " · hot dice!" : "") + `</span>`);
+  }
+  if (row.length) html += `<div class="row" style="margin-top:.6em">${row.join("")}</div>`;
+  const last = game.last_turn;
+  if (last && !turn.set_aside.length && !turn.throw) {
+    html += `<div class="muted">${esc(last.player)}'s turn: ${esc(last.outcome)}` +
+      (last.outcome === "banked" ? ` ${last.points}` : last.at_stake ? ` (${last.at_stake} at stake)` : "") + `</div>`;
+  }
+  box.innerHTML = html;
+  on(box, "[data-choice]", (el) => ui.act({ type: "set_aside", player, dice: turn.choices[Number(el.dataset.choice)].dice }));
+  on(box, "[data-type='bank']", () => ui.act({ type: "bank", player }));
+  on(box, "[data-throw]", () => ui.throwDice());
+}
+
+// -- Pub Chicago --------------------------------------------------------------------------
+
+const ANNOUNCEMENTS = [];
+for (const order of ["high", "low"]) {
+  for (const ones of [100, 1]) for (const sixes of [60, 6]) ANNOUNCEMENTS.push({ ones, sixes, order });
+}
+
+function pubChicagoForm(box, game, s, ui) {
+  const player = game.next.player;
+  const rnd = game.round;
+  if (!player || !rnd) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
+  const turn = rnd.turn;
+  let html = `<div class="formhead">Throw round ${rnd.number}, leader <b>${esc(rnd.leader)}</b>` +
+    (rnd.announced ? ` · ${esc(rnd.announced)}` : "") + ` · <b>${esc(player)}</b>'s turn</div>`;
+  if (can(game, "leader")) {
+    html += `<div class="row"><button data-draw>Draw the first leader by lot</button>` +
+      `<span class="muted">the app picks one of ${game.players.length} at random</span></div>`;
+  }
+  if (turn && (turn.kept.length || turn.loose.length)) {
+    const tap = can(game, "set_aside");
+    html += `<div class="muted">${tap ? "Tap a die to set it aside" : "The dice"}` +
+      (turn.kept.length ? " (outlined: set aside)" : "") + `</div><div class="dice row">` +
+      turn.kept.map((v) => dieSVG(v, { cls: "aside" })).join("") +
+      turn.loose.map((v) => (tap ? `<span data-aside="${v}">${dieSVG(v)}</span>` : dieSVG(v))).join("") + `</div>`;
+  }
+  const row = [];
+  if (can(game, "turn_sixes")) row.push(`<button data-type="turn_sixes">Turn two sixes into a one</button>`);
+  if (can(game, "roll")) {
+    row.push(throwButton(game, s));
+    row.push(`<span class="muted">throw ${game.next.throw}, ${game.next.throws_left} left</span>`);
+  }
+  if (can(game, "done")) row.push(`<button class="secondary" data-type="done">Done: stop throwing</button>`);
+  if (row.length) html += `<div class="row" style="margin-top:.6em">${row.join("")}</div>`;
+  if (can(game, "announce")) {
+    const early = can(game, "roll") || can(game, "done");
+    html += `<h3>${esc(rnd.leader)} announces${early ? " (ends the leader's throwing)" : ""}</h3><div class="announcegrid">` +
+      ANNOUNCEMENTS.map((a, i) => `<button class="secondary announce" data-announce="${i}"><b>${a.order}</b><span>ones ${a.ones} · sixes ${a.sixes}</span></button>`).join("") +
+      (game.variant === "tschigg" ? `<button data-sand>Sand</button>` : "") + `</div>`;
+  }
+  box.innerHTML = html;
+  on(box, "[data-draw]", () => {
+    const names = game.players.map((p) => p.name);
+    const pick = names[Math.floor(Math.random() * names.length)];
+    ui.act({ type: "leader", player: pick });
+  });
+  on(box, "[data-aside]", (el) => ui.act({ type: "set_aside", player, dice: [Number(el.dataset.aside)] }));
+  on(box, "[data-type]", (el) => ui.act({ type: el.dataset.type, player }));
+  on(box, "[data-throw]", () => ui.throwDice());
+  on(box, "[data-announce]", (el) => ui.act(Object.assign({ type: "announce", player: rnd.leader },
+    ANNOUNCEMENTS[Number(el.dataset.announce)])));
+  on(box, "[data-sand]", () => ui.act({ type: "announce", player: rnd.leader, sand: true }));
+}
+
+// -- Card Chicago -------------------------------------------------------------------------
+
+const RANKS = ["A", "K", "Q", "J", "T", "9", "8", "7", "6", "5", "4", "3", "2"];
+const SUIT_SIGNS = { S: "♠", H: "♥", D: "♦", C: "♣" };
+
+// What is being typed or picked survives the live updates (which redraw the form): the
+// hands of the show under way, whose hand the picker fills, and a trick's card.
+const cardDraft = { key: null, hands: {}, active: null, trickCard: "" };
+
+/** Parse a hand as typed ("as ks qs js ts", "10H" for TH): {cards, error}. */
+function parseHand(text) {
+  const words = text.toUpperCase().replace(/,/g, " ").split(/\s+/).filter(Boolean);
+  const cards = [];
+  for (const w of words) {
+    const code = w.replace(/^10/, "T");
+    if (!/^[2-9TJQKA][SHDC]$/.test(code)) return { cards, error: `"${w}" is not a card (rank 2-9 T J Q K A, suit S H D C)` };
+    if (cards.includes(code)) return { cards, error: `${code} is there twice` };
+    cards.push(code);
+  }
+  if (cards.length && cards.length !== 5) return { cards, error: `${cards.length} cards: a hand is 5` };
+  return { cards, error: null };
+}
+
+function cardLabel(code) {
+  return `${code[0] === "T" ? "10" : code[0]}${SUIT_SIGNS[code[1]]}`;
+}
+
+function cardChicagoForm(box, game, s, ui) {
+  const deal = game.deal;
+  if (game.finished) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
+  const names = game.players.map((p) => p.name);
+  const key = `${deal.number}/${game.next.round}`;
+  if (cardDraft.key !== key) Object.assign(cardDraft, { key, hands: {}, active: null });
+  if (!cardDraft.active || !names.includes(cardDraft.active)) cardDraft.active = deal.order[0];
+  let html = `<div class="formhead">Deal ${deal.number}, dealer <b>${esc(deal.dealer)}</b> · ${esc(deal.phase)}</div>`;
+
+  if (can(game, "exchange")) {
+    const done = deal.exchanges[deal.exchange - 1] || {};
+    html += `<h3>Exchange ${deal.exchange}: how many cards?</h3>` + deal.order.map((p) => {
+      let cell;
+      if (deal.buy_stop.includes(p)) cell = `<span class="muted">buy stop: no exchange</span>`;
+      else if (p in done) cell = `<span class="muted">exchanged ${done[p]}</span>`;
+      else cell = [0, 1, 2, 3, 4, 5].map((n) => `<button class="secondary num" data-ex="${esc(p)}" data-count="${n}">${n}</button>`).join("");
+      return `<div class="row"><span class="who">${esc(p)}</span>${cell}</div>`;
+    }).join("");
+  }
+
+  if (can(game, "call")) {
+    const from = game.options.chicago_from;
+    const callers = game.players.filter((p) => p.score >= from);
+    html += `<h3>Chicago</h3><div class="row">` + callers.map((p) =>
+      `<button class="secondary" data-call="${esc(p.name)}">${esc(p.name)} calls Chicago</button>`).join("") +
+      `<span class="muted">from ${from} points, before the first trick</span></div>`;
+  }
+
+  if (can(game, "show")) html += showForm(game);
+
+  if (can(game, "trick")) {
+    const number = deal.tricks.length + 1;
+    const bonus = game.options.last_trick === "two_bonus";
+    html += `<h3>Trick ${number} of 5: who took it?</h3>`;
+    if (bonus) {
+      html += `<label>winning card${number === 5 ? " (needed: a two scores the bonus)" : " (optional)"}` +
+        `<input id="trickcard" size="6" placeholder="e.g. 2H" value="${esc(cardDraft.trickCard)}"></label>`;
+    }
+    html += `<div class="row">` + deal.order.map((p) =>
+      `<button class="${p === deal.leader ? "" : "secondary"}" data-trick="${esc(p)}">${esc(p)}</button>`).join("") +
+      `<span class="muted">${esc(deal.leader)} leads</span></div>`;
+  }
+
+  if (can(game, "zero")) {
+    html += `<div class="row"><button class="danger" data-zero="${esc(game.zero)}">${esc(game.zero)} zeroes the opponents (four of a kind)</button></div>`;
+  }
+  box.innerHTML = html;
+
+  on(box, "[data-ex]", (el) => ui.act({ type: "exchange", player: el.dataset.ex, count: Number(el.dataset.count) }));
+  on(box, "[data-call]", (el) => ui.act({ type: "call", player: el.dataset.call }));
+  on(box, "[data-zero]", (el) => ui.act({ type: "zero", player: el.dataset.zero }));
+  const cardInput = box.querySelector("#trickcard");
+  if (cardInput) cardInput.addEventListener("input", () => { cardDraft.trickCard = cardInput.value; });
+  on(box, "[data-trick]", async (el) => {
+    const action = { type: "trick", winner: el.dataset.trick };
+    const card = cardDraft.trickCard.trim().toUpperCase().replace(/^10/, "T");
+    if (card) action.card = card;
+    if (await ui.act(action)) cardDraft.trickCard = "";
+  });
+  if (can(game, "show")) bindShow(box, game, s, ui);
+}
+
+function showForm(game) {
+  const round = game.next.round;
+  const used = {};
+  for (const [p, text] of Object.entries(cardDraft.hands)) for (const c of parseHand(text).cards) used[c] = p;
+  let html = `<h3>Round ${round}: the hands shown</h3><div class="muted">Type five cards (AS KS QS JS TS) ` +
+    `or pick a player and tap cards; leave empty who does not show.</div>`;
+  html += game.players.map((p) => {
+    const before = lastShown(game, p.name);
+    const text = cardDraft.hands[p.name] || "";
+    return `<div class="row handrow${cardDraft.active === p.name ? " active" : ""}">` +
+      `<button class="secondary who" data-pick="${esc(p.name)}">${esc(p.name)}</button>` +
+      `<input data-hand="${esc(p.name)}" size="18" value="${esc(text)}" autocomplete="off" spellcheck="false">` +
+      (before ? `<button class="secondary" data-again="${esc(p.name)}" title="${esc(before)}">as before</button>` : "") +
+      `<button class="secondary" data-clear="${esc(p.name)}">clear</button>` +
+      `<span class="handerror" data-err="${esc(p.name)}">${esc(parseHand(text).error || "")}</span></div>`;
+  }).join("");
+  html += `<div class="cardpicker">` + ["S", "H", "D", "C"].map((suit) => `<div>` + RANKS.map((r) => {
+    const code = r + suit;
+    const owner = used[code];
+    const cls = owner === cardDraft.active ? "picked" : owner ? "taken" : "";
+    return `<button class="pcard ${suit === "H" || suit === "D" ? "red" : ""} ${cls}" data-card="${code}">${cardLabel(code)}</button>`;
+  }).join("") + `</div>`).join("") + `</div>`;
+  html += `<div class="row" style="margin-top:.6em"><button data-show>Score round ${round}</button>` +
+    `<span class="muted">with every hand empty: nobody shows</span></div>`;
+  return html;
+}
+
+/** The player's hand in the latest show of this deal, to enter it again with one tap. */
+function lastShown(game, name) {
+  for (const show of game.deal.shows.slice().reverse()) {
+    if (show.hands[name]) return show.hands[name].cards;
+  }
+  return null;
+}
+
+function bindShow(box, game, s, ui) {
+  const redraw = () => cardChicagoForm(box, game, s, ui);
+  box.querySelectorAll("[data-hand]").forEach((el) => el.addEventListener("input", () => {
+    // Typing updates only the draft and the hint, so the field keeps its focus.
+    cardDraft.hands[el.dataset.hand] = el.value;
+    cardDraft.active = el.dataset.hand;
+    box.querySelector(`[data-err="${CSS.escape(el.dataset.hand)}"]`).textContent = parseHand(el.value).error || "";
+  }));
+  on(box, "[data-pick]", (el) => { cardDraft.active = el.dataset.pick; redraw(); });
+  on(box, "[data-again]", (el) => { cardDraft.hands[el.dataset.again] = lastShown(game, el.dataset.again); redraw(); });
+  on(box, "[data-clear]", (el) => { delete cardDraft.hands[el.dataset.clear]; redraw(); });
+  on(box, "[data-card]", (el) => {
+    const who = cardDraft.active;
+    const cards = parseHand(cardDraft.hands[who] || "").cards;
+    const code = el.dataset.card;
+    if (cards.includes(code)) cards.splice(cards.indexOf(code), 1);
+    else if (el.classList.contains("taken")) return ui.error(`${cardLabel(code)} is already in another hand`);
+    else if (cards.length >= 5) return ui.error(`${who}'s hand has five cards: tap one to take it out`);
+    else cards.push(code);
+    cardDraft.hands[who] = cards.join(" ");
+    redraw();
+  });
+  on(box, "[data-show]", async () => {
+    const hands = {};
+    for (const [p, text] of Object.entries(cardDraft.hands)) {
+      const parsed = parseHand(text);
+      if (!parsed.cards.length) continue;
+      if (parsed.error) return ui.error(`${p}: ${parsed.error}`);
+      hands[p] = parsed.cards.join(" ");
+    }
+    if (await ui.act({ type: "show", round: game.next.round, hands })) cardDraft.hands = {};
+  });
+}
