@@ -38,10 +38,24 @@ def crops_of(image: np.ndarray, centres: list[tuple[float, float, float]]) -> np
     return np.stack([cut(image, x, y, f) for x, y, f in centres])
 
 
-def classify(crops: np.ndarray) -> np.ndarray:
-    """Class probabilities (n, 9) for a stack of crops."""
+def classify(crops: np.ndarray, views: int = 1) -> np.ndarray:
+    """Class probabilities (n, 9) for a stack of crops.
+
+    With ``views=2`` each crop is also read mirrored across its diagonal (a mirrored
+    face shows the same number of pips) and each class keeps the smaller of its two
+    probabilities: two views that disagree lower the confidence instead of averaging
+    a misread into a confident one.
+    """
     if len(crops) == 0:
         return np.zeros((0, N_CLASSES), np.float32)
+    if views == 2:
+        both = _probs(np.concatenate([crops, crops.transpose(0, 2, 1, 3)]))
+        a, b = both[: len(crops)], both[len(crops):]
+        return np.minimum(a, b)
+    return _probs(crops)
+
+
+def _probs(crops: np.ndarray) -> np.ndarray:
     blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
     net = _net()
     net.setInput(np.ascontiguousarray(blob))

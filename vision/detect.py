@@ -57,8 +57,14 @@ def _region(image: np.ndarray, calibration: Calibration | None) -> tuple[int, in
     return x0, y0, x1, y1, min(scale, 2.0)
 
 
-def detect(image: np.ndarray, calibration: Calibration | None = None) -> list[Candidate]:
-    """Candidate dice in a BGR frame, strongest first."""
+def detect(image: np.ndarray, calibration: Calibration | None = None, *,
+           suppress: bool = True, limit: int = 64) -> list[Candidate]:
+    """Candidate dice in a BGR frame, strongest first (at most ``limit``).
+
+    With ``suppress`` a weaker candidate near a stronger one is dropped here; the reader
+    instead suppresses after the classifier has rejected non-dice, so a false peak on
+    one pip cannot hide the die's real centre.
+    """
     x0, y0, x1, y1, scale = _region(image, calibration)
     roi = image[y0:y1, x0:x1]
     w = max(16, round((x1 - x0) * scale))
@@ -86,11 +92,14 @@ def detect(image: np.ndarray, calibration: Calibration | None = None) -> list[Ca
         face = float(np.exp(maps[1, iy, ix]))
         out.append(Candidate(x0 + px / sx, y0 + py / sy, face / sx, float(heat[iy, ix])))
     out.sort(key=lambda c: -c.score)
-    return _suppress(out)
+    out = out[:limit]
+    return suppress_near(out) if suppress else out
 
 
-def _suppress(cands: list[Candidate]) -> list[Candidate]:
-    """Drop a weaker candidate whose centre lies within half a face of a stronger one."""
+def suppress_near(cands: list[Candidate]) -> list[Candidate]:
+    """Drop a candidate whose centre lies within half a face of an earlier one.
+
+    ``cands`` must be ordered best first."""
     kept: list[Candidate] = []
     for c in cands:
         if all(np.hypot(c.x - k.x, c.y - k.y) > 0.5 * max(c.face, k.face) for k in kept):

@@ -7,6 +7,8 @@ from calibration import Calibration
 from vision import classify, detect, pictures
 from vision.reader import THRESHOLD, DieRead, make_die
 
+VIEWS = 1  # classifier views per die (2 adds a mirrored view: slower, more cautious)
+
 
 def available() -> bool:
     """Whether both model files are in this checkout."""
@@ -15,28 +17,34 @@ def available() -> bool:
 
 def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     """Read every die: detector candidates, each confirmed and read by the classifier."""
-    cands = detect.detect(image, calibration)
+    cands = detect.detect(image, calibration, suppress=False)
     if calibration is not None:
         cands = [c for c in cands if calibration.in_tray(c.x, c.y)]
-    faces = []
-    for c in cands:
+    if calibration is not None and calibration.die_size_px:
         # A calibrated die size is steadier than the per-die estimate.
-        face = calibration.die_size_px if calibration is not None and calibration.die_size_px else c.face
-        faces.append((c.x, c.y, float(face)))
-    probs = classify.classify(classify.crops_of(image, faces))
+        size = float(calibration.die_size_px)
+        cands = [detect.Candidate(c.x, c.y, size, c.score) for c in cands]
+    probs = classify.classify(classify.crops_of(image, [(c.x, c.y, c.face) for c in cands]),
+                              views=VIEWS)
+    # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.
+    keep = [(c, p) for c, p in zip(cands, probs) if int(np.argmax(p)) != classify.NOT_DIE]
+    keep.sort(key=lambda cp: -cp[0].score * (1.0 - float(cp[1][classify.NOT_DIE])))
+    kept_cands = detect.suppress_near([c for c, _ in keep])
+    by_id = {id(c): p for c, p in keep}
+    taught = calibration.picture_faces if calibration is not None else ()
     out: list[DieRead] = []
-    for (x, y, face), p in zip(faces, probs):
+    for c in kept_cands:
+        p = by_id[id(c)]
+        x, y, face = c.x, c.y, c.face
         cls = int(np.argmax(p))
-        if cls == classify.NOT_DIE:
-            continue
         half = 0.6 * face
         box = (x - half, y - half, x + half, y + half)
         if cls == classify.TILTED:
             out.append(make_die(None, (x, y), box, float(p[cls]), tilted=True))
             continue
-        taught = calibration.picture_faces if calibration is not None else ()
         if taught and (cls == classify.PICTURE or p[cls] < THRESHOLD):
-            # A face the owner taught reads as its value (a logo has no pips to count).
+            # A face the owner taught reads as its value (a logo has no pips to count);
+            # a match is as sure as its correlation, and never below the threshold.
             found = pictures.match(image, x, y, face, taught)
             if found is not None:
                 out.append(make_die(found[0], (x, y), box, max(found[1], THRESHOLD)))
@@ -47,5 +55,5 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
         value = int(np.argmax(p[:6])) + 1
         out.append(make_die(value, (x, y), box, float(p[value - 1])))
     # Reading order: top to bottom, then left to right, so a list of values is stable.
-    out.sort(key=lambda d: (round(d.center[1] / 20), d.center[0]))
+    out.sort(key=lambda d: (d.center[1], d.center[0]))
     return out

@@ -51,10 +51,12 @@ def _logo(rng: np.random.Generator, img: np.ndarray, c: float, face: float, colo
 
 
 def synth_face(rng: np.random.Generator, value: int, canvas: int = 96,
-               picture: bool = False) -> tuple[np.ndarray, float]:
+               picture: bool = False, pips: list[tuple[float, float]] | None = None,
+               ) -> tuple[np.ndarray, float]:
     """A BGR canvas with one die seen from above, centred; returns (image, face px).
 
-    With ``picture`` the face carries a logo instead of its pips."""
+    With ``picture`` the face carries a logo instead of its pips; ``pips``, when given,
+    receives the pip centres."""
     bg = _colour(rng)
     img = np.empty((canvas, canvas, 3), np.float32)
     img[:] = bg
@@ -83,6 +85,8 @@ def synth_face(rng: np.random.Generator, value: int, canvas: int = 96,
     spread = face * rng.uniform(0.24, 0.3)
     r = face * rng.uniform(0.07, 0.11)
     for px, py in [] if picture else LAYOUT[value]:
+        if pips is not None:
+            pips.append((c + px * spread, c + py * spread))
         cv2.circle(img, (int(c + px * spread), int(c + py * spread)), max(1, int(r)),
                    pip.tolist(), -1, lineType=cv2.LINE_AA)
     if picture:

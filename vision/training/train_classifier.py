@@ -101,6 +101,14 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
                 crops.append(cut(img, x, y, med * float(np.exp(rng.normal(0, 0.2))),
                                  float(rng.uniform(0, 360))))
                 labels.append(NOT_DIE)
+        # A small crop on one pip of a bigger die looks like a one; it is not a die
+        # centre (the detector sometimes proposes a pip of a close-up die).
+        for cx, cy, face, v in faces[(faces[:, 3] >= 2) & (rng.random(len(faces)) < 0.3)]:
+            ang = rng.uniform(0, 2 * np.pi)
+            d = rng.uniform(0.25, 0.4) * face
+            crops.append(cut(img, cx + d * np.cos(ang), cy + d * np.sin(ang),
+                             face * rng.uniform(0.3, 0.6), float(rng.uniform(0, 360))))
+            labels.append(NOT_DIE)
         # Off-centre: a crop that straddles a die's edge is not a die centre.
         for cx, cy, face, _v in faces[rng.random(len(faces)) < 0.25]:
             ang = rng.uniform(0, 2 * np.pi)
@@ -115,6 +123,13 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         c = canvas.shape[0] / 2
         crops.append(_die_crop(rng, canvas, c, c, face))
         labels.append(v - 1)
+    for _ in range(n_synth // 6):
+        pips: list[tuple[float, float]] = []
+        canvas, face = synth_face(rng, int(rng.integers(2, 7)), pips=pips)
+        px, py = pips[int(rng.integers(len(pips)))]
+        crops.append(cut(canvas, px + rng.normal(0, 1), py + rng.normal(0, 1),
+                         face * rng.uniform(0.3, 0.6), float(rng.uniform(0, 360))))
+        labels.append(NOT_DIE)
     for _ in range(n_synth // 10):
         canvas, face = synth_face(rng, 1, picture=True)
         c = canvas.shape[0] / 2
@@ -173,6 +188,7 @@ def main() -> None:
         print(f"epoch {epoch}: {seen} crops, loss {total / seen:.3f}, "
               f"train acc {right / seen:.3f}, {time.time() - t0:.0f} s", flush=True)
     net.eval()
+    torch.save(net.state_dict(), args.out.with_suffix(".pt"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(net, torch.zeros(1, 3, CROP_PX, CROP_PX), str(args.out),
                       input_names=["crops"], output_names=["logits"],

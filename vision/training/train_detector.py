@@ -138,6 +138,7 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--sim", type=int, default=150, help="simulated tray frames")
     ap.add_argument("--out", type=Path, default=MODELS / "detector.onnx")
+    ap.add_argument("--init", type=Path, default=None, help="torch weights to start from")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
@@ -146,6 +147,8 @@ def main() -> None:
     samples = load_train() + sim_samples(args.sim, seed=2)
     print(f"{len(samples)} photos/frames", flush=True)
     net = Detector()
+    if args.init is not None:
+        net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     t0 = time.time()
     run = 0.0
@@ -176,6 +179,8 @@ def main() -> None:
             print(f"step {step}: loss {run:.3f} (heat {float(lh):.3f} reg {float(lr_):.3f}) "
                   f"{time.time() - t0:.0f} s", flush=True)
     net.eval()
+    # Keep the torch weights beside the ONNX file so a later run can continue from them.
+    torch.save(net.state_dict(), args.out.with_suffix(".pt"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(_Export(net), torch.zeros(1, 3, 240, 320), str(args.out),
                       input_names=["image"], output_names=["maps"],
