@@ -366,6 +366,8 @@ class SumChicagoRules(Rules[SumChicagoState]):
         ]
         if options["throws"] == 2:
             lines.append("Tupla-Chicago: a missed first throw is thrown again; only the second counts.")
+            lines.append("Decision: a player who leaves with the second throw due scores 0 for "
+                         "that round.")
         if options["starter"] == "rotating":
             lines.append("Rotating starter: the last thrower of a round starts the next.")
         lines += [
