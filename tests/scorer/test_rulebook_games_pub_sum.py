@@ -14,6 +14,7 @@ Announcements are written ``ones sixes order``; values below are worked out unde
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from scorer import IllegalAction, load_game
+from scorer import IllegalAction, load_game, new_game
 
 REPO = Path(__file__).resolve().parents[2]
 COMMON = {"undo", "correct"}
@@ -1094,3 +1095,168 @@ def test_bug_rotating_starter_newcomer_takes_the_last_seat():
                        "scores": {"A": 9, "B": 7, "C": 16, "D": 21}}}
     check(game)
     assert replay({**game, "actions": game["actions"][:4]}).state()["order"] == ["C", "D", "A", "B"]
+
+
+# =========================================================================================
+# A pen-and-paper model of Pub Chicago throw rounds, written from RULES.md §2 alone
+# =========================================================================================
+#
+# Random games (every variant, 2 to 5 players, keeps, turned sixes, early stops, Chicagos,
+# Sand) are played into the engine action by action; after every throw round the model's
+# strokes or lids, the end and loser, and the next leader must equal the engine's.
+
+def _ring(seats, start, members):
+    at = seats.index(start)
+    return [p for p in seats[at:] + seats[:at] if p in members]
+
+
+def _value(dice, ann):
+    return sum(ann["ones"] if d == 1 else ann["sixes"] if d == 6 else d for d in dice)
+
+
+def _better(a, b, ann):
+    """Result a = (dice, chicago) strictly better than b: a Chicago beats all but a Chicago."""
+    (da, ca), (db, cb) = a, b
+    if ca or cb:
+        return ca and not cb
+    va, vb = _value(da, ann), _value(db, ann)
+    return va > vb if ann["order"] == "high" else va < vb
+
+
+def _best_and_worst(results, ann):
+    """First to reach the best, last to reach the worst; results (player, dice, chicago)."""
+    best = worst = results[0]
+    for r in results[1:]:
+        if _better(r[1:], best[1:], ann):
+            best = r
+        if not _better(r[1:], worst[1:], ann):
+            worst = r
+    return best[0], worst[0]
+
+
+def _turn(game, rng, player, limit, faces):
+    """One player's turn up to ``limit`` throws; returns (dice, chicago, throws)."""
+    kept, throws = [], 0
+    while True:
+        thrown = [rng.choice(faces) for _ in range(3 - len(kept))]
+        if len(thrown) == 3 and rng.random() < 0.06:
+            thrown = [1, 1, 1]
+        game.apply({"type": "roll", "player": player, "dice": thrown})
+        throws += 1
+        chicago = thrown == [1, 1, 1]          # three ones in one throw
+        if chicago or throws == limit:
+            return kept + thrown, chicago, throws
+        if thrown.count(6) >= 2 and rng.random() < 0.5:
+            first = [d for d in thrown if d != 6 and rng.random() < 0.3]
+            if first:
+                game.apply({"type": "set_aside", "player": player, "dice": first})
+            game.apply({"type": "turn_sixes", "player": player})
+            kept += first + [1]                # the next throw must be made
+            continue
+        pick = [d for d in thrown if rng.random() < 0.5]
+        if 0 < len(pick) < len(thrown) and rng.random() < 0.4:
+            game.apply({"type": "set_aside", "player": player, "dice": pick})
+            kept += pick
+            for d in pick:
+                thrown.remove(d)
+        if rng.random() < 0.4:
+            return kept + thrown, False, throws  # stops (the caller says done or announces)
+
+
+def _model_game(seed):
+    rng = random.Random(seed)
+    variant = rng.choice(["basis", "bayrisch", "tschigg"])
+    seats = [chr(65 + i) for i in range(rng.randint(2, 5))]
+    length = rng.choice([1, 3, 5, 10])
+    faces = rng.choice([[1, 2, 5, 6], [1, 6], [2, 3, 4, 5], [1, 2, 3, 4, 5, 6]])
+    game = new_game("pub_chicago", seats, {"variant": variant, "match_length": length})
+    strokes = {p: 0 for p in seats}
+    lids = {p: 0 for p in seats}
+    pot = len(seats) + 1 if variant == "bayrisch" else 2 * len(seats) - 1
+    phase, playing, searches, tie_break = "distribute", list(seats), 0, False
+    finished, loser = False, None
+    leader = rng.choice(seats)
+    game.apply({"type": "leader", "player": leader})
+    for _ in range(400):
+        if variant == "tschigg" and rng.random() < 0.25:
+            ann = {"sand": True}
+        else:
+            ann = {"ones": rng.choice([100, 1]), "sixes": rng.choice([60, 6]),
+                   "order": rng.choice(["high", "low"])}
+        results, chicago_out, cap = [], False, 3
+        for i, p in enumerate(_ring(seats, leader, playing)):
+            dice, chicago, throws = _turn(game, rng, p, 3 if i == 0 else cap, faces)
+            if not chicago and throws < (3 if i == 0 else cap) and (i > 0 or rng.random() < 0.5):
+                game.apply({"type": "done", "player": p})
+            results.append((p, dice, chicago))
+            if variant == "bayrisch" and chicago:      # out at once, with their lids
+                chicago_out = True
+                playing.remove(p)
+                lids[p] = 0
+                if len(playing) <= 1:
+                    finished, loser = True, (playing[0] if playing else None)
+                    break
+            if i == 0:
+                cap = throws
+                game.apply({"type": "announce", "player": p, **ann})
+        if not finished:
+            live = [r for r in results if r[0] in playing]
+            if variant == "basis":
+                best, worst = _best_and_worst(live, ann)
+                playing.remove(best)
+                leader = worst
+                if len(playing) == 1:
+                    searches += 1
+                    strokes[playing[0]] += 1
+                    last = playing[0]
+                    if tie_break or searches >= length:
+                        most = max(strokes.values())
+                        tied = [p for p in seats if strokes[p] == most]
+                        if len(tied) == 1:
+                            finished, loser = True, tied[0]
+                        else:
+                            tie_break, playing = True, tied
+                            leader = _ring(seats, last, tied)[0]
+                    else:
+                        playing, leader = list(seats), last
+            else:
+                if ann.get("sand"):
+                    made = [p for p, d, c in live if c or not {1, 6} & set(d)]
+                    missed = [p for p, d, c in live if not (c or not {1, 6} & set(d))]
+                    made = made[-1] if made else None
+                    worst = missed[-1] if missed else None
+                    if phase == "distribute" and worst:
+                        pot, lids[worst] = pot - 1, lids[worst] + 1
+                    elif phase == "reduce" and made and worst:
+                        lids[made], lids[worst] = lids[made] - 1, lids[worst] + 1
+                    worst = worst or live[-1][0]
+                else:
+                    best, worst = _best_and_worst(live, ann)
+                    if phase == "distribute":
+                        pot, lids[worst] = pot - 1, lids[worst] + 1
+                    elif variant == "tschigg":
+                        lids[best], lids[worst] = lids[best] - 1, lids[worst] + 1
+                    elif not chicago_out:
+                        lids[best] -= 1
+                if phase == "distribute" and pot == 0:
+                    phase = "reduce"
+                if phase == "reduce":
+                    playing = [p for p in playing if lids[p] > 0]
+                if len(playing) <= 1:
+                    finished, loser = True, (playing[0] if playing else None)
+                else:
+                    leader = _ring(seats, worst, playing)[0]
+        st = game.state()
+        got = (st["finished"], st["loser"], {p["name"]: p["score"] for p in st["players"]},
+               st["next"]["player"] if st["next"] else None)
+        want = (finished, loser, strokes if variant == "basis" else lids,
+                None if finished else leader)
+        assert got == want, (seed, variant, results, ann)
+        if finished:
+            return
+
+
+@pytest.mark.parametrize("block", range(4))
+def test_pub_engine_agrees_with_a_pen_and_paper_model(block):
+    for seed in range(block * 100, block * 100 + 100):
+        _model_game(seed)
