@@ -97,6 +97,15 @@ def test_ten_thousand_keep_bank_and_farkle_on_the_panel(screens: Any) -> None:
     s.board_shows("Aino banked 200")
     assert s.board.locator("#board tr.current td").first.inner_text().startswith("Bertil")
 
+    # The first die was a 2, not a 1: the keep of two ones and the bank no longer stand.
+    s.control.click("#reading [data-die='0'] svg")
+    s.control.click("#picker [data-value='2'] svg")
+    s.control.wait_for_selector("#dropped li")
+    assert "set_aside by Aino" in s.control.inner_text("#dropped")
+    assert "bank by Aino" in s.control.inner_text("#dropped")
+    s.board.wait_for_function("document.querySelector('#board td.big').innerText === '0'",
+                              timeout=WAIT_MS)
+
     server.table.handle_reading(reading(2, 2, 3, 3, 4, 6))      # nothing scores
     s.board_shows("Farkle!")
     s.control.wait_for_selector("#other [data-throw]")

@@ -40,7 +40,7 @@ function tenThousandForm(box, game, s, ui) {
   if (can(game, "set_aside") && turn.choices.length) {
     html += `<div class="muted">Keep from the throw ${turn.throw.join(" ")}: one tap</div><div class="row">` +
       turn.choices.map((c, i) => `<button class="choice" data-choice="${i}">` +
-        `${c.dice.map((v) => dieSVG(v, { cls: "tiny" })).join("")}<span>keep ${c.dice.join(" ")} · +${c.points}</span>` +
+        `<span>${c.dice.map((v) => dieSVG(v, { cls: "tiny" })).join("")}</span><span>keep ${c.dice.join(" ")} · +${c.points}</span>` +
         `<small>then ${c.dice_left} ${c.dice_left === 1 ? "die" : "dice"}, farkle ${percent(c.farkle_chance)}</small></button>`).join("") + `</div>`;
   }
   const row = [];

@@ -116,7 +116,10 @@ function tenThousandPanel(game, state) {
 
 const PUB_VARIANTS = { basis: "Basis · strokes", bayrisch: "Bayrisch · lids", tschigg: "Tschigg · lids" };
 
-function tokens(n, cls) { return n > 0 ? `<span class="tokens ${cls}">${"●".repeat(n)}</span>` : ""; }
+/** Lids as tokens; past ten the count beside them says how many (19 lids in Tschigg for 10). */
+function tokens(n, cls) {
+  return n > 0 ? `<span class="tokens ${cls}">${"●".repeat(Math.min(n, 10))}${n > 10 ? "…" : ""}</span>` : "";
+}
 
 function pubChicagoPanel(game, state) {
   const rnd = game.round || game.last_round;
@@ -156,7 +159,10 @@ function pubChicagoPanel(game, state) {
   else if (state.camera && state.camera.moving) left += `<div class="muted chance">Rolling…</div>`;
 
   // The dice: the thrower's set-aside and loose dice, or else the latest result.
-  const results = rnd ? rnd.results : [];
+  // Until the first result of a new throw round, the round before stays on the table so
+  // the room sees how it ended (its best, worst and outcome).
+  const shown = rnd && rnd.results.length ? rnd : game.last_round || rnd;
+  const results = shown ? shown.results : [];
   const latest = results[results.length - 1];
   if (turn && (turn.kept.length || turn.loose.length)) {
     left += `<div class="roll three">` + turn.kept.map((v) => dieSVG(v, { cls: "aside" })).join("") +
@@ -165,7 +171,8 @@ function pubChicagoPanel(game, state) {
   } else if (latest) {
     left += diceRow(latest.dice, "three");
     left += `<div class="rollnote">${esc(latest.player)}: ${latest.dice.join(" · ")}` +
-      (latest.value != null ? ` = <b>${latest.value}</b>` : "") + `</div>`;
+      (shown.announcement && shown.announcement.sand ? (latest.sand ? " · <b>Sand</b>" : " · no Sand")
+        : latest.value != null ? ` = <b>${latest.value}</b>` : "") + `</div>`;
   } else {
     left += `<div class="rollnote muted">No throws yet</div>`;
   }
@@ -174,28 +181,29 @@ function pubChicagoPanel(game, state) {
   // Right: the throw round, a row per player (throw order), then those out of it.
   const byPlayer = {};
   for (const r of results) byPlayer[r.player] = r;
-  const order = rnd ? rnd.order : [];
+  const order = shown ? shown.order : [];
   const others = game.players.map((p) => p.name).filter((n) => !order.includes(n));
   const info = {};
   for (const p of game.players) info[p.name] = p;
   const scale = rowScale(game.players.length, 6);
   let right = `<table class="scores pub" style="font-size:${(4.2 * scale).toFixed(2)}vh">` +
-    `<thead><tr><th></th><th>${lids ? "lids" : "strokes"}</th><th>result</th><th>value</th><th></th></tr></thead><tbody>`;
+    `<thead><tr><th>${shown ? `round ${shown.number}${shown === game.round ? "" : " · over"}` : ""}</th><th>${lids ? "lids" : "strokes"}</th><th>result</th><th>value</th><th></th></tr></thead><tbody>`;
   for (const name of order.concat(others)) {
     const p = info[name] || { score: 0, status: "" };
     const r = byPlayer[name];
     const out = !order.includes(name);
     const tags = [];
     if (r && r.chicago) tags.push(`<span class="tag gold">Chicago</span>`);
-    if (rnd && rnd.best === name) tags.push(`<span class="tag good">best</span>`);
-    if (rnd && rnd.worst === name && results.length > 1) tags.push(`<span class="tag bad">worst</span>`);
-    if (r && r.sand && rnd.announcement && rnd.announcement.sand) tags.push(`<span class="tag">Sand</span>`);
+    if (shown && shown.best === name) tags.push(`<span class="tag good">best</span>`);
+    if (shown && shown.worst === name && results.length > 1) tags.push(`<span class="tag bad">worst</span>`);
+    const sandRound = shown && shown.announcement && shown.announcement.sand;
+    if (r && sandRound) tags.push(r.sand ? `<span class="tag">Sand</span>` : `<span class="tag muted">no Sand</span>`);
     if (p.status === "loser") tags.push(`<span class="tag bad">loser</span>`);
     else if (out && p.status !== "playing") tags.push(`<span class="tag muted">${p.status === "chicago" ? "out by Chicago" : "safe"}</span>`);
     right += `<tr class="${name === next.player ? "current" : ""}${out ? " out" : ""}"><td>${esc(name)}</td>` +
       `<td>${lids ? tokens(p.score, "lid") + `<small>${p.score}</small>` : `<span class="strokes">${"|".repeat(p.score)}</span><small>${p.score}</small>`}</td>` +
       `<td>${r ? r.dice.map((v) => dieSVG(v, { cls: "small" })).join("") : ""}</td>` +
-      `<td class="big">${r && r.value != null ? r.value : ""}</td><td>${tags.join(" ")}</td></tr>`;
+      `<td class="big">${r && r.value != null && !sandRound ? r.value : ""}</td><td>${tags.join(" ")}</td></tr>`;
   }
   right += `</tbody></table>`;
   const lastRound = game.last_round;
