@@ -1260,3 +1260,92 @@ def _model_game(seed):
 def test_pub_engine_agrees_with_a_pen_and_paper_model(block):
     for seed in range(block * 100, block * 100 + 100):
         _model_game(seed)
+
+
+# =========================================================================================
+# A pen-and-paper model of Sum Chicago, written from RULES.md §1 alone
+# =========================================================================================
+
+def _sum_targets(dice, rounds, order):
+    low, high = dice, 6 * dice
+    middle = {2: 7, 3: 10}[dice]            # RULES: with 3 dice, low is 3..10, high 11..18
+    pick = {"all": range(low, high + 1), "low": range(low, middle + 1),
+            "high": range(middle if dice == 2 else middle + 1, high + 1),
+            "even": [t for t in range(low, high + 1) if t % 2 == 0],
+            "odd": [t for t in range(low, high + 1) if t % 2 == 1]}[rounds]
+    return list(pick) if order == "ascending" else list(reversed(list(pick)))
+
+
+def _sum_model_game(seed):
+    rng = random.Random(seed)
+    opts = {"dice": rng.choice([2, 3]), "rounds": rng.choice(["all", "low", "high", "even", "odd"]),
+            "order": rng.choice(["ascending", "descending"]), "throws": rng.choice([1, 2]),
+            "starter": rng.choice(["fixed", "rotating"])}
+    seats = [f"P{i}" for i in range(rng.randint(1, 4))]
+    game = new_game("sum_chicago", seats, opts)
+    active, total, joined = list(seats), {p: 0 for p in seats}, len(seats)
+    last = None
+
+    def throw(player, target):
+        hit = rng.random() < 0.3
+        dice = [rng.randint(1, 6) for _ in range(opts["dice"])]
+        if hit:
+            dice = [1] * opts["dice"]
+            for i in range(target - opts["dice"]):
+                dice[i % opts["dice"]] += 1
+        game.apply({"type": "roll", "player": player, "dice": dice})
+        return sum(dice)
+
+    for target in _sum_targets(opts["dice"], opts["rounds"], opts["order"]):
+        if not active:
+            break                                           # everyone left: game over
+        if rng.random() < 0.15 and len(seats) < 7:          # a newcomer takes the last seat
+            name = f"P{joined}"
+            joined += 1
+            game.apply({"type": "join", "player": name})
+            seats.append(name)
+            active.append(name)
+            total[name] = 0
+        if opts["starter"] == "rotating" and last is not None:
+            order = _ring(seats, last, active)
+        else:
+            order = list(active)
+        for player in order:
+            if player not in active:
+                continue                                    # left before their throw
+            if rng.random() < 0.05:
+                game.apply({"type": "leave", "player": player})
+                active.remove(player)
+                continue
+            got = throw(player, target)
+            if got != target and opts["throws"] == 2:
+                if rng.random() < 0.05:                     # leaves with the 2nd throw due
+                    game.apply({"type": "leave", "player": player})
+                    active.remove(player)
+                    last = player
+                    continue
+                got = throw(player, target)
+            total[player] += target if got == target else 0
+            last = player
+        assert {p["name"]: p["score"] for p in game.state()["players"]} == total, seed
+    best = max(total.values())
+    tied = [p for p in seats if total[p] == best]
+    contenders = [p for p in tied if p in active]
+    winner = tied[0] if len(tied) == 1 else None
+    if len(tied) > 1 and len(contenders) == 1:
+        winner = contenders[0]
+    while len(tied) > 1 and len(contenders) > 1:            # one throw each, seat order
+        sums = {p: throw(p, 0) for p in contenders}
+        top = max(sums.values())
+        contenders = [p for p in contenders if sums[p] == top]
+        if len(contenders) == 1:
+            winner = contenders[0]
+    st = game.state()
+    assert (st["finished"], st["winner"]) == (True, winner), (seed, opts)
+    assert {p["name"]: p["score"] for p in st["players"]} == total
+
+
+@pytest.mark.parametrize("block", range(3))
+def test_sum_engine_agrees_with_a_pen_and_paper_model(block):
+    for seed in range(block * 100, block * 100 + 100):
+        _sum_model_game(seed)
