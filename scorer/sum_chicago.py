@@ -143,6 +143,8 @@ class SumChicagoRules(Rules[SumChicagoState]):
             return
         # roll
         current = state.current()
+        if action.player not in state.active:
+            raise Refusal(f"{action.player} has left the game and throws no more")
         if action.player != current:
             raise Refusal(f"it is {current}'s throw, not {action.player}'s")
         dice = action.need_dice()

@@ -104,6 +104,7 @@ def refused(game: dict[str, Any], line: str, *words: str) -> None:
         g.apply(action(line))
     message = str(err.value)
     assert message.startswith(f"action {index} "), message
+    assert len(err.value.reason) > 10, message             # a reason, not just a name
     assert err.value.index == index
     for w in words:
         assert w.lower() in message.lower(), message
@@ -165,19 +166,19 @@ def test_basis_two_rounds_of_a_loser_search():
 def test_basis_illegal_actions_name_index_and_reason():
     g = BASIS_TWO_SEARCH_ROUNDS
     pre = {**g, "actions": g["actions"][:13]}           # A has just turned two sixes
-    refused(pre, "A done")                               # the throw after turning must be made
-    refused(pre, "A 6 1 1")                              # 2 dice in the cup, not 3
+    refused(pre, "A done", "throw")                      # the throw after turning must be made
+    refused(pre, "A 6 1 1", "2 dice")                    # 2 dice in the cup, not 3
     refused(pre, "A turns")                              # one turn per throw
     refused(pre, "A keeps 2")                            # the 2 is back in the cup
     pre = {**g, "actions": g["actions"][:6]}            # C is to throw, cap 2
-    refused(pre, "A 1 2 3")                              # not A's turn
-    refused(pre, "C announces 100 60 high")              # C is not the leader
+    refused(pre, "A 1 2 3", "turn")                      # not A's turn
+    refused(pre, "C announces 100 60 high", "leader")    # C is not the leader
     refused(pre, "C 7 1 1", "7")                         # a die outside 1..6
     refused(pre, "C keeps 1")                            # nothing thrown yet
     refused(pre, "leader C")                             # the lot is drawn before the first throw
     refused(pre, "C announces sand")                     # Sand is Tschigg only
     pre = {**g, "actions": g["actions"][:8]}            # C threw 1 2 2, kept 1
-    refused(pre, "C keeps 1")                            # the kept 1 is no longer loose... (2 2)
+    refused(pre, "C keeps 1")                            # the 1 is kept already: 2 2 are loose
     pre = {**g, "actions": g["actions"][:7]}            # C threw 1 2 2
     refused(pre, "C keeps 5")                            # not in the latest throw
     refused(pre, "C turns")                              # no two sixes
@@ -788,7 +789,7 @@ def test_sum_multi_round_tie_break():
     check_prefix(g, 21, {"next": "A"})     # B dropped out of the tie
     check_prefix(g, 23, {"next": "A"})
     refused({**g, "actions": g["actions"][:21]}, "B 6 6")
-    refused({**g, "actions": g["actions"][:21]}, "A 1 2 3")
+    refused({**g, "actions": g["actions"][:21]}, "A 1 2 3", "2 dice")
 
 
 SUM_TUPLA_ROTATING = {
@@ -847,7 +848,7 @@ SUM_3_DICE_EVEN_DESC = {
 
 def test_sum_three_dice_even_descending():
     check(SUM_3_DICE_EVEN_DESC)
-    refused({**SUM_3_DICE_EVEN_DESC, "actions": []}, "A 6 6")        # 3 dice, not 2
+    refused({**SUM_3_DICE_EVEN_DESC, "actions": []}, "A 6 6", "3 dice")   # not 2
     refused({**SUM_3_DICE_EVEN_DESC, "actions": []}, "B 6 6 6")      # A throws first
 
 
@@ -910,7 +911,7 @@ def test_sum_join_and_leave():
     check_prefix(g, 3, {"next": "A", "scores": {"A": 2, "B": 0, "C": 0}})
     check_prefix(g, 7, {"next": "B"})
     check_prefix(g, 8, {"next": "C", "scores": {"A": 2 + 3 + 4, "B": 3, "C": 3}})
-    refused({**g, "actions": g["actions"][:9]}, "B 2 3")        # B left
+    refused({**g, "actions": g["actions"][:9]}, "B 2 3", "left")   # B left
     refused({**g, "actions": g["actions"][:3]}, "A joins")      # already seated
     st = replay(g).state()
     assert st["sheet"][0]["scores"]["C"] == 0
@@ -1027,7 +1028,7 @@ def test_bug_tupla_player_leaving_before_the_second_throw_throws_no_more():
             "expect": {"finished": True, "winner": "B", "scores": {"A": 0, "B": 27}}}
     check(game)
     check_prefix(game, 2, {"next": "B", "dice": 2})
-    refused({**game, "actions": game["actions"][:2]}, "A 1 1", "B")
+    refused({**game, "actions": game["actions"][:2]}, "A 1 1", "left")
     assert replay(game).state()["sheet"][0]["scores"] == {"A": 0, "B": 2}
 
 
