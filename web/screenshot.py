@@ -33,9 +33,9 @@ THROWS = [[1, 1], [3, 4], [2, 5],
 
 # How many actions of docs/<family>.json to play before the photograph: 10000 in the
 # middle of a turn with dice set aside and a throw to choose from; Pub Chicago in a
-# throw round with an announcement, a result and a thrower who set a die aside; Card
-# Chicago after the second show, with the tricks about to begin.
-MOMENTS = {"ten_thousand": 25, "pub_chicago": 8, "card_chicago": 8}
+# throw round with lids held, a Chicago and a thrower who set a die aside; Card Chicago
+# in the tricks of a deal where Chicago was called, with the second show on the board.
+MOMENTS = {"ten_thousand": 25, "pub_chicago": 26, "card_chicago": 30}
 
 
 def _play(server: LiveServer, family: str) -> None:

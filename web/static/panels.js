@@ -173,10 +173,10 @@ function pubChicagoPanel(game, state) {
     left += `<div class="rollnote">${esc(latest.player)}: ${latest.dice.join(" · ")}` +
       (shown.announcement && shown.announcement.sand ? (latest.sand ? " · <b>Sand</b>" : " · no Sand")
         : latest.value != null ? ` = <b>${latest.value}</b>` : "") + `</div>`;
+    if (latest.chicago) left += `<div class="moment hot">Chicago! ${esc(latest.player)}</div>`;
   } else {
     left += `<div class="rollnote muted">No throws yet</div>`;
   }
-  if (latest && latest.chicago) left += `<div class="moment hot">Chicago! ${esc(latest.player)}</div>`;
 
   // Right: the throw round, a row per player (throw order), then those out of it.
   const byPlayer = {};
