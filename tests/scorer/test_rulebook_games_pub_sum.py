@@ -255,6 +255,25 @@ def test_basis_chicago_gathered_ones_and_turning_limits():
     refused(pre, "B done")                               # the throw after turning is due
 
 
+def test_basis_chicago_on_a_later_throw_ends_the_turn_and_low_punishes_ones():
+    game = {"family": "pub_chicago", "options": {"match_length": 1}, "players": ["A", "B", "C"],
+            "actions": [
+                "A 2 3 4", "A 2 3 4", "A 2 3 5",     # A's 3rd throw ends the throwing
+                "A announces 100 60 low",           # A: 2+3+5 = 10; cap 3
+                "B 2 2 2", "B 1 1 1",               # all three thrown again: a Chicago;
+                                                    # B's turn ends with a throw left
+                "C 1 2 3", "C keeps 1", "C 1 1",    # 1 1 1 gathered: 100+100+100 = 300
+                "C done",                           # low: 300 is worst; B (Chicago) best
+                # B safe; C leads C, A: C 12, A Chicago -> C left: stroke
+                *one_throw("C 4 4 4", "100 60 high", "A 1 1 1"),
+            ],
+            "expect": {"finished": True, "loser": "C", "scores": {"A": 0, "B": 0, "C": 1}}}
+    check(game)
+    check_prefix(game, 6, {"next": "C", "dice": 3, "actions": ["roll"]})
+    check_prefix(game, 9, {"next": "C", "dice": 2, "actions": ["done", "roll", "set_aside"]})
+    check_prefix(game, 10, {"next": "C", "dice": 3, "actions": ["roll"]})
+
+
 def test_basis_no_turning_without_a_throw_left():
     base = {"family": "pub_chicago", "options": {"match_length": 1}, "players": ["A", "B"],
             "actions": ["A 6 6 2", "A keeps 6"]}
