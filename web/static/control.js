@@ -150,14 +150,6 @@ function renderPlayers(s) {
 
 // Actions the page has its own controls for; any other a family offers gets a button.
 const HANDLED = ["roll", "undo", "correct", "join", "leave"];
-// Extra fields an action takes, as an editable template, until the family has a panel.
-const TEMPLATES = {
-  set_aside: (s) => ({ dice: latestDice(s) }),
-  announce: () => ({ ones: 100, sixes: 60, order: "high" }),
-  exchange: () => ({ count: 0 }),
-  trick: () => ({ winner: "", card: "" }),
-  show: () => ({ round: 1, hands: {} }),
-};
 
 let formShown = null;      // the game state the family form was last drawn from
 
@@ -170,6 +162,7 @@ function renderOther(s) {
     const shown = JSON.stringify(g) + s.camera.can_roll;
     if (shown === formShown) return;
     formShown = shown;
+    $("othererror").textContent = "";      // an error about the game before is stale now
     FORMS[g.family]($("other"), g, s, formUI);
     return;
   }
@@ -199,29 +192,18 @@ function renderGeneric(s) {
   $("othersection").style.display = types.length ? "" : "none";
   if (!types.length) { box.innerHTML = ""; return; }
   const player = g.next.player;
-  let html = "";
-  const choices = g.turn && Array.isArray(g.turn.choices) ? g.turn.choices : [];
-  if (types.includes("set_aside") && choices.length) {
-    html += `<div class="row">` + choices.map((c, i) =>
-      `<button class="secondary" data-choice="${i}">keep ${c.dice.join(" ")} (${c.points})</button>`).join("") + `</div>`;
-  }
-  html += `<div class="row">` + types.map((t) => `<button data-type="${esc(t)}">${esc(t.replace(/_/g, " "))}</button>`).join("") +
+  const html = `<div class="row">` + types.map((t) => `<button data-type="${esc(t)}">${esc(t.replace(/_/g, " "))}</button>`).join("") +
     `</div><label>details (JSON, for actions that need them)<input id="otherfields" size="50"></label>`;
   const typed = $("otherfields") ? $("otherfields").value : "";
   box.innerHTML = html;
   $("otherfields").value = typed;            // a live update must not wipe what is typed
-  box.querySelectorAll("[data-choice]").forEach((el) => el.addEventListener("click", () =>
-    post("action", { type: "set_aside", player, dice: choices[Number(el.dataset.choice)].dice }, $("othererror"))));
   box.querySelectorAll("[data-type]").forEach((el) => {
     const t = el.dataset.type;
     el.addEventListener("click", () => {
       let fields = {};
       const text = $("otherfields").value.trim();
       if (text) {
-        try { fields = JSON.parse(text); } catch (err) { toast("details: not valid JSON"); return; }
-      } else if (TEMPLATES[t]) {
-        $("otherfields").value = JSON.stringify(TEMPLATES[t](s));   // fill in, let them edit
-        return;
+        try { fields = JSON.parse(text); } catch (err) { showError($("othererror"), "details: not valid JSON"); return; }
       }
       post("action", Object.assign({ type: t }, player ? { player } : {}, fields), $("othererror"));
       $("otherfields").value = "";

@@ -146,7 +146,8 @@ function cardChicagoForm(box, game, s, ui) {
   const deal = game.deal;
   if (game.finished) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
   const names = game.players.map((p) => p.name);
-  const key = `${deal.number}/${game.next.round}`;
+  // A new game, deal or show round starts with empty hands.
+  const key = `${s.table.game_id}/${deal.number}/${game.next.round}`;
   if (cardDraft.key !== key) Object.assign(cardDraft, { key, hands: {}, active: null });
   if (!cardDraft.active || !names.includes(cardDraft.active)) cardDraft.active = deal.order[0];
   let html = `<div class="formhead">Deal ${deal.number}, dealer <b>${esc(deal.dealer)}</b> · ${esc(deal.phase)}</div>`;
