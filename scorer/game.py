@@ -185,7 +185,9 @@ class Game:
     def state(self) -> dict[str, Any]:
         """The state as JSON, as ``dicetray replay`` prints it."""
         view = self.rules.view(self._state)
-        nxt = view.get("next")
+        # Every family says what happens next in one shape, a finished game included.
+        nxt = view.get("next") or {"player": None, "actions": [], "dice": 0}
+        view["next"] = nxt
         if isinstance(nxt, dict):
             extra = [t for t in ("undo", "correct") if self._can_take_back(t)]
             nxt["actions"] = list(nxt.get("actions", [])) + extra

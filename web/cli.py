@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Sequence
@@ -71,6 +72,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(command(args))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader of our output went away (`dicetray replay g.json | head`): not an
+        # error of ours; keep Python from complaining again when it flushes at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def replay(args: argparse.Namespace) -> int:
