@@ -172,3 +172,34 @@ def test_card_chicago_exchange_and_shown_hands_on_the_panel(screens: Any) -> Non
     s.board_shows("Exchange 2")
     assert s.board.locator("#board .shows .card").count() == 10
     assert s.control.inner_text("#othererror") == ""
+
+
+@pytest.mark.parametrize("family,options", [
+    ("ten_thousand", {"opening": 0, "target": 5000}),
+    ("pub_chicago", {"variant": "tschigg"}),
+    ("card_chicago", {"zero_option": True, "last_trick": "two_bonus", "chicago_from": 0}),
+])
+def test_random_games_draw_without_a_script_error(screens: Any, family: str,
+                                                   options: dict[str, Any]) -> None:
+    # The engines' own random players reach states no hand-written test thinks of (hot
+    # dice in a final round, a Sand round in phase 2, a zero after a Chicago...); both
+    # pages must draw every one of them. Screens.close() fails on any page error.
+    import importlib
+    import random
+
+    server, open_screens = screens
+    engine = importlib.import_module(f"scorer.{family}")
+    rng = random.Random(7)
+    server.table.new_game(family, ["Aino", "Bertil", "Cecilia"], options)
+    s = open_screens()
+    for n in range(1, 151):
+        if server.table.game.state()["finished"]:
+            break
+        server.table.act(engine.random_action(server.table.game, rng))
+        if n % 5 == 0:
+            revision = server.table.state()["revision"]
+            s.board.wait_for_function(
+                "(r) => Number(document.querySelector('#board').dataset.revision) >= r", arg=revision)
+            s.control.wait_for_function("(r) => Number(document.body.dataset.revision) >= r",
+                                        arg=revision)
+            assert not s.errors, (n, s.errors)

@@ -97,7 +97,7 @@ function tenThousandPanel(game, state) {
   let right = `<table class="scores tt" style="font-size:${(4.4 * scale).toFixed(2)}vh">` + game.players.map((p) => {
     const share = Math.max(0, Math.min(1, p.score / game.target));
     return `<tr class="${p.name === current ? "current" : ""}"><td>${esc(p.name)}` +
-      (p.opened ? "" : ` <small class="muted">not opened</small>`) +
+      (p.opened || !game.opening ? "" : ` <small class="muted">not opened</small>`) +
       (p.farkles_in_a_row ? ` <small class="warn">${"✗".repeat(p.farkles_in_a_row)}</small>` : "") +
       `<div class="bar"><i style="width:${(100 * share).toFixed(1)}%"></i></div></td>` +
       `<td class="big">${p.score}</td></tr>`;
