@@ -29,6 +29,13 @@ function dieSVG(value, opts) {
     `<rect x="3" y="3" width="94" height="94" rx="16" class="face"/>${inner}</svg>`;
 }
 
+/** A chance (0..1) as the pages print it: one decimal below 10 %. */
+function pct(p) {
+  if (p == null) return "";
+  const v = 100 * p;
+  return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + " %";
+}
+
 /** Escape text for HTML. */
 function esc(s) {
   return String(s == null ? "" : s).replace(/[&<>"']/g,

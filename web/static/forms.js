@@ -10,12 +10,6 @@ const FORMS = {
   card_chicago: cardChicagoForm,
 };
 
-function percent(p) {
-  if (p == null) return "";
-  const v = 100 * p;
-  return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + " %";
-}
-
 function on(box, selector, fn) {
   box.querySelectorAll(selector).forEach((el) => el.addEventListener("click", () => fn(el)));
 }
@@ -41,14 +35,14 @@ function tenThousandForm(box, game, s, ui) {
     html += `<div class="muted">Keep from the throw ${turn.throw.join(" ")}: one tap</div><div class="row">` +
       turn.choices.map((c, i) => `<button class="choice" data-choice="${i}">` +
         `<span>${c.dice.map((v) => dieSVG(v, { cls: "tiny" })).join("")}</span><span>keep ${c.dice.join(" ")} · +${c.points}</span>` +
-        `<small>then ${c.dice_left} ${c.dice_left === 1 ? "die" : "dice"}, farkle ${percent(c.farkle_chance)}</small></button>`).join("") + `</div>`;
+        `<small>then ${c.dice_left} ${c.dice_left === 1 ? "die" : "dice"}, farkle ${pct(c.farkle_chance)}</small></button>`).join("") + `</div>`;
   }
   const row = [];
   if (can(game, "bank")) row.push(`<button data-type="bank">Bank ${turn.points}</button>`);
   if (can(game, "roll")) {
     row.push(throwButton(game, s));
-    row.push(`<span class="muted">chance of a farkle with ${game.next.dice}: ${percent(game.farkle_chance)}` +
-      (turn.hot_dice && !turn.throw ? " · hot dice!" : "") + `</span>`);
+    row.push(`<span class="muted">chance of a farkle with ${game.next.dice}: ${pct(game.farkle_chance)}` +
+      (turn.hot_dice && !turn.throw && turn.dice_left === 6 && turn.set_aside.length ? " · hot dice!" : "") + `</span>`);
   }
   if (row.length) html += `<div class="row" style="margin-top:.6em">${row.join("")}</div>`;
   const last = game.last_turn;
@@ -246,6 +240,7 @@ function bindShow(box, game, s, ui) {
     // Typing updates only the draft and the hint, so the field keeps its focus.
     cardDraft.hands[el.dataset.hand] = el.value;
     cardDraft.active = el.dataset.hand;
+    box.querySelectorAll(".handrow").forEach((row) => row.classList.toggle("active", row.contains(el)));
     box.querySelector(`[data-err="${CSS.escape(el.dataset.hand)}"]`).textContent = parseHand(el.value).error || "";
   }));
   on(box, "[data-pick]", (el) => { cardDraft.active = el.dataset.pick; redraw(); });

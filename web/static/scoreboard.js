@@ -9,12 +9,6 @@ const PANELS = {
   card_chicago: cardChicagoPanel,
 };
 
-function pct(p) {
-  if (p == null) return "";
-  const v = 100 * p;
-  return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + " %";
-}
-
 function lastRollHTML(game, reading) {
   const roll = game.last_roll;
   let dice = null, who = null;
