@@ -11,13 +11,15 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from vision.sim import SimulatedTray
 
-__all__ = ["CameraThread", "FrameSource", "LatestFrame", "SimCamera", "SourceClosed"]
+__all__ = ["CameraThread", "FrameSource", "Latest", "LatestFrame", "SimCamera", "SourceClosed"]
+
+T = TypeVar("T")
 
 
 class SourceClosed(RuntimeError):
@@ -39,57 +41,64 @@ class FrameSource(Protocol):
         ...
 
 
-class LatestFrame:
-    """The newest frame, with a sequence number, for any number of consumers.
+class Latest(Generic[T]):
+    """The newest value, numbered, for any number of consumers that wait for a newer one.
 
-    ``publish`` never blocks beyond a short lock; consumers wait on a condition variable.
-    Sequence numbers start at 1 and only rise, so ``wait_newer(0, ...)`` returns the
-    first frame published.
+    ``publish`` never blocks beyond a short lock; consumers wait on a condition variable
+    and skip values they were too slow for. Numbers only rise: by default each value
+    takes the next one; a value given an explicit number below the newest is ignored.
+
+    >>> box: Latest[str] = Latest()
+    >>> box.publish("a"), box.publish("b"), box.wait_newer(1, timeout=0.1)
+    (1, 2, (2, 'b'))
     """
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
-        self._seq = 0
-        self._frame: np.ndarray | None = None
+        self._number = 0
+        self._value: T | None = None
         self._closed = False
 
-    def publish(self, frame: np.ndarray) -> int:
-        """Make ``frame`` the newest one, wake every waiting consumer; returns its number.
+    def publish(self, value: T, number: int | None = None) -> int:
+        """Make ``value`` the newest and wake every waiting consumer; returns its number.
 
-        Consumers get this very array: they must not write into it.
+        Consumers get this very object: they must not change it.
         """
         with self._cond:
-            self._seq += 1
-            self._frame = frame
+            if number is None:
+                number = self._number + 1
+            elif number < self._number:
+                return self._number
+            self._number, self._value = number, value
             self._cond.notify_all()
-            return self._seq
+            return number
 
-    def latest(self) -> tuple[int, np.ndarray] | None:
-        """The newest ``(number, frame)``, or None before the first frame."""
+    def latest(self) -> tuple[int, T] | None:
+        """The newest ``(number, value)``, or None before the first."""
         with self._cond:
-            if self._frame is None:
+            if self._value is None:
                 return None
-            return self._seq, self._frame
+            return self._number, self._value
 
-    def wait_newer(self, after: int, timeout: float) -> tuple[int, np.ndarray] | None:
-        """Wait up to ``timeout`` s for a frame numbered above ``after``.
+    def wait_newer(self, after: int, timeout: float) -> tuple[int, T] | None:
+        """Wait up to ``timeout`` s for a value numbered above ``after``.
 
-        Returns the newest ``(number, frame)`` (frames in between are skipped), or None
+        Returns the newest ``(number, value)`` (values in between are skipped), or None
         on timeout or once :meth:`close` was called.
         """
         deadline = time.monotonic() + timeout
         with self._cond:
-            while self._seq <= after or self._frame is None:
+            while self._number <= after or self._value is None:
                 if self._closed:
                     return None
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
                 self._cond.wait(left)
-            return self._seq, self._frame
+            return self._number, self._value
 
     def close(self) -> None:
-        """Wake every waiting consumer with None: no more frames will come."""
+        """Wake every waiting consumer with None: no more values will come."""
         with self._cond:
             self._closed = True
             self._cond.notify_all()
@@ -99,6 +108,11 @@ class LatestFrame:
         """True after :meth:`close`."""
         with self._cond:
             return self._closed
+
+
+class LatestFrame(Latest[np.ndarray]):
+    """The newest camera frame. Frames are numbered from 1, so ``wait_newer(0, ...)``
+    returns the first frame published."""
 
 
 class CameraThread:

@@ -87,7 +87,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         return data[key]
 
     def answer() -> Response:
-        return Response(table.publisher.latest()[1], mimetype="application/json")
+        return Response(table.publisher.latest_state()[1], mimetype="application/json")
 
     # -- pages -----------------------------------------------------------------------------
 
@@ -229,7 +229,7 @@ def _stream(table: Table, last: int | None, keep_alive: float,
     keep-alive period each time.
     """
     yield "retry: 2000\n\n"
-    revision, payload = table.publisher.latest()
+    revision, payload = table.publisher.latest_state()
     if last != revision:
         yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
     sent = revision

@@ -67,7 +67,7 @@ def correction_latency() -> dict[str, Any]:
                 samples.append((arrivals[revision] - sent) * 1000.0)
         conn.close()
         stop.set()
-        server.table.publisher.publish(10**9, "null")   # wake the listener to end it
+        server.table.publisher.publish("null", 10**9)   # wake the listener to end it
     samples.sort()
     return {"median_ms": round(statistics.median(samples), 2),
             "p90_ms": round(samples[int(0.9 * (len(samples) - 1))], 2),

@@ -149,7 +149,7 @@ class Table:
 
     def state(self) -> dict[str, Any]:
         """The whole state, as ``/api/state`` answers and every SSE event carries."""
-        state: dict[str, Any] = json.loads(self.publisher.latest()[1])
+        state: dict[str, Any] = json.loads(self.publisher.latest_state()[1])
         return state
 
     def _build(self, revision: int) -> dict[str, Any]:
@@ -167,7 +167,7 @@ class Table:
 
     def _publish(self, revision: int) -> None:
         with self._lock:
-            self.publisher.publish(revision, json.dumps(self._build(revision)))
+            self.publisher.publish(json.dumps(self._build(revision)), revision)
 
     # -- commands (from the HTTP threads and the service thread) --------------------------
 
