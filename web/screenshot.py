@@ -16,11 +16,8 @@ import tempfile
 from pathlib import Path
 
 from web.fakes import reading
-from web.live import LiveServer
+from web.live import LiveServer, launch_chromium
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 DEFAULT_OUT = DOCS / "scoreboard.png"
 
@@ -59,7 +56,7 @@ def make(out: Path = DEFAULT_OUT, family: str = "sum_chicago") -> Path:
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp) / "data") as server:
         _play(server, family)
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = launch_chromium(p)
             page = browser.new_page(viewport={"width": 1280, "height": 720})
             page.goto(server.url + "/")
             page.wait_for_selector(f"#board[data-family='{family}'] .panel")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -9,6 +10,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from web.app import create_app
+from web.live import CHROMIUM, launch_chromium
 from web.store import Store
 from web.table import Table
 
@@ -61,3 +63,19 @@ def api(table: Table) -> Api:
     app = create_app(table, keep_alive=0.2)
     app.testing = True
     return Api(app.test_client(), table)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """The system Chromium; skips where it is not installed, unless the run requires it."""
+    if not Path(CHROMIUM).exists():
+        message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+        if os.environ.get("DICETRAY_REQUIRE_BROWSER") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch_chromium(p)
+        yield b
+        b.close()

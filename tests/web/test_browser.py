@@ -1,35 +1,16 @@
 """The pages in the system Chromium: a tap on the control page reaches the scoreboard live."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
 from web.fakes import reading
 from web.live import LiveServer
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        message = f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("DICETRAY_REQUIRE_BROWSER") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def test_a_correction_on_the_control_page_reaches_the_scoreboard_live(
