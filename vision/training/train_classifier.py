@@ -151,6 +151,8 @@ def main() -> None:
     ap.add_argument("--synth", type=int, default=3000, help="synthetic faces per epoch")
     ap.add_argument("--sim", type=int, default=150, help="simulated tray frames")
     ap.add_argument("--out", type=Path, default=MODELS / "classifier.onnx")
+    ap.add_argument("--init", type=Path, default=None, help="torch weights to start from")
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--detector", type=Path, default=None,
                     help="a trained detector.onnx whose false alarms become negatives")
     args = ap.parse_args()
@@ -163,12 +165,14 @@ def main() -> None:
     if negatives is not None:
         print(f"{sum(len(n) for n in negatives)} mined negatives", flush=True)
     net = make_net()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
+    if args.init is not None:
+        net.load_state_dict(torch.load(args.init))
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     for epoch in range(args.epochs):
         # Cosine decay over epochs (epoch sizes vary, so no per-step schedule).
         for group in opt.param_groups:
-            group["lr"] = 3e-3 * 0.5 * (1 + np.cos(np.pi * epoch / args.epochs))
+            group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * epoch / args.epochs))
         t0 = time.time()
         x, y = make_epoch(rng, samples, args.synth, negatives)
         order = rng.permutation(len(y))
