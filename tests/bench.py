@@ -9,6 +9,11 @@ import importlib
 import json
 import sys
 import time
+from pathlib import Path
+
+# Run as a script, Python puts tests/ first on the path, where tests/calibration/ would
+# shadow the calibration package: look in the repository instead.
+sys.path[0] = str(Path(__file__).resolve().parents[1])
 
 MODULES = ["scorer.bench", "vision.bench", "web.bench"]
 
