@@ -20,7 +20,7 @@ from calibration import Calibration
 MODEL = Path(__file__).resolve().parent / "models" / "detector.onnx"
 STRIDE = 4
 LONG_SIDE = 320
-CAL_DIE_PX = 18.0  # with a known die size, shrink so a die face is this big
+CAL_DIE_PX = 14.0  # with a known die size, shrink so a die face is this big (fast)
 PEAK_THRESHOLD = 0.3  # heat a peak needs to be a candidate (fixed on the train split)
 
 

@@ -7,6 +7,7 @@ from calibration import Calibration
 from vision import classify, detect, pictures
 from vision.reader import THRESHOLD, DieRead, make_die
 
+SIZE_RANGE = (0.5, 1.8)  # plausible die size relative to the calibrated one
 VIEWS = 1  # classifier views per die (2 adds a mirrored view: slower, more cautious)
 
 
@@ -21,9 +22,10 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     if calibration is not None:
         cands = [c for c in cands if calibration.in_tray(c.x, c.y)]
     if calibration is not None and calibration.die_size_px:
-        # A calibrated die size is steadier than the per-die estimate.
+        # Something far bigger or smaller than the calibrated die (a card, a coin, a
+        # pip) is not a die. Each die keeps its own size: families mix dice sets.
         size = float(calibration.die_size_px)
-        cands = [detect.Candidate(c.x, c.y, size, c.score) for c in cands]
+        cands = [c for c in cands if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
     probs = classify.classify(classify.crops_of(image, [(c.x, c.y, c.face) for c in cands]),
                               views=VIEWS)
     # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.

@@ -93,15 +93,20 @@ def load_train(root: Path = DATASETS) -> list[Sample]:
 def sim_samples(n: int, seed: int) -> list[Sample]:
     """Simulated tray frames (``vision.sim``), with tilted dice marked by value -1."""
     try:
-        from vision.sim import render_tray
+        from vision.sim import TrayStyle, render_tray
     except ImportError:
         return []
+    import dataclasses
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(n):
         k = int(rng.integers(1, 9))
         values = [int(v) for v in rng.integers(1, 7, size=k)]
-        image, dice = render_tray(rng, values)
+        style = TrayStyle.random(rng, (1280, 960))
+        if rng.random() < 0.5 and hasattr(style, "tilt"):
+            # Leaning dice are rare in the sim's own mix; the reader must learn them.
+            style = dataclasses.replace(style, tilt=0.3)
+        image, dice = render_tray(rng, values, (1280, 960), style=style)
         rows = []
         for d in dice:
             face = d.side or 0.9 * min(d.box[2] - d.box[0], d.box[3] - d.box[1])

@@ -88,7 +88,7 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         # byler-d6's marbled, small, oblique dice are the hardest: show them more often.
         reps = {"byler-d6": 4, "sim": 1}.get(s.source, 2)
         for cx, cy, face, value in faces:
-            for _ in range(reps):
+            for _ in range(reps * (4 if value < 0 else 1)):
                 crops.append(_die_crop(rng, img, cx, cy, face))
                 labels.append(TILTED if value < 0 else int(value) - 1)
         if len(faces) == 0:

@@ -1,0 +1,142 @@
+"""The reader: its JSON shape, flagging rules, simulated tray frames, taught faces."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration import Calibration
+from vision import pictures
+from vision.reader import THRESHOLD, DieRead, Reading, make_die, read_dice
+from vision.sim import TrayStyle, render_tray
+
+
+def test_die_json_shape() -> None:
+    die = make_die(4, (10.0, 20.0), (1.0, 2.0, 30.0, 40.0), 0.97)
+    j = die.to_json()
+    assert set(j) == {"value", "center", "box", "confidence", "flagged", "reason"}
+    assert j["value"] == 4 and j["center"] == [10.0, 20.0] and j["box"] == [1.0, 2.0, 30.0, 40.0]
+    assert j["flagged"] is False and j["reason"] is None
+
+
+def test_flagging_rules() -> None:
+    low = make_die(3, (0, 0), (0, 0, 1, 1), THRESHOLD - 0.01)
+    assert low.flagged and low.reason == "low confidence" and low.value == 3
+    tilted = make_die(5, (0, 0), (0, 0, 1, 1), 0.99, tilted=True)
+    assert tilted.flagged and tilted.reason == "tilted" and tilted.value is None
+    picture = make_die(None, (0, 0), (0, 0, 1, 1), 0.99, picture=True)
+    assert picture.flagged and picture.reason == "picture face"
+    reading = Reading((make_die(2, (0, 0), (0, 0, 1, 1), 0.99), low), 1.0)
+    assert reading.values == (2,) and reading.flagged
+
+
+def test_rejects_empty_image() -> None:
+    with pytest.raises(ValueError):
+        read_dice(np.zeros((0, 0, 3), np.uint8))
+
+
+def test_empty_tray_reads_no_dice() -> None:
+    import dataclasses
+
+    rng = np.random.default_rng(7)
+    style = dataclasses.replace(TrayStyle.random(rng), clutter=0)
+    image, _ = render_tray(rng, [], style=style)
+    assert read_dice(image).dice == ()
+
+
+SIM_SEEDS = range(1, 7)
+SIM_SIZES = ((1280, 960), (640, 480))
+# Measured with the committed models: 8 of these 12 frames read entirely right (the
+# others hold a die leaning on the wall that is read instead of flagged, or a die
+# flagged for low confidence); the floor is that less a margin.
+SIM_FRAMES_RIGHT_FLOOR = 7
+
+
+def _sim_frame(seed: int, size: tuple[int, int]) -> tuple[np.ndarray, tuple]:  # type: ignore[type-arg]
+    rng = np.random.default_rng(seed)
+    values = [int(v) for v in rng.integers(1, 7, size=5)]
+    return render_tray(rng, values, size)
+
+
+def test_simulated_frames_read_right() -> None:
+    right = 0
+    for size in SIM_SIZES:
+        for seed in SIM_SEEDS:
+            image, truth = _sim_frame(seed, size)
+            reading = read_dice(image)
+            flat = sorted(d.value for d in truth if not d.tilted)
+            right += (sorted(reading.values) == flat and len(reading.dice) == len(truth)
+                      and all(d.flagged for d in reading.dice if d.value is None))
+            for die in truth:
+                # Each flat die is found at its top face's centre, and never misread.
+                near = [d for d in reading.dice
+                        if np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1])
+                        < 0.5 * die.side]
+                if die.tilted:
+                    continue
+                assert near, (seed, size, die)
+                assert all(d.flagged or d.value == die.value for d in near), (seed, size, die, near)
+    assert right >= SIM_FRAMES_RIGHT_FLOOR
+
+
+def test_calibration_ignores_dice_outside_the_tray() -> None:
+    rng = np.random.default_rng(11)
+    image, truth = render_tray(rng, [2, 3, 4, 5], (1280, 960))
+    xs = sorted(d.center[0] for d in truth)
+    cut_x = (xs[1] + xs[2]) / 2  # a "tray" holding only the two right-hand dice
+    cal = Calibration.from_rect(cut_x, 0, 1280, 960,
+                                die_size_px=float(np.median([d.side for d in truth])))
+    reading = read_dice(image, cal)
+    assert len(reading.dice) == 2
+    assert all(d.center[0] > cut_x for d in reading.dice)
+    right = sorted(d.value for d in truth if d.center[0] > cut_x)
+    assert sorted(reading.values) == right
+
+
+def test_taught_picture_face_matches_itself_at_any_angle() -> None:
+    rng = np.random.default_rng(3)
+    image = np.full((200, 200, 3), 200, np.uint8)
+    # A die face with a letter on it.
+    import cv2
+
+    cv2.rectangle(image, (70, 70), (130, 130), (30, 30, 160), -1)
+    cv2.putText(image, "K", (82, 118), cv2.FONT_HERSHEY_SIMPLEX, 1.4, (240, 240, 240), 4)
+    taught = (pictures.teach(image, 100, 100, 60, 1),)
+    m = cv2.getRotationMatrix2D((100, 100), 37, 1.0)
+    turned = cv2.warpAffine(image, m, (200, 200), borderMode=cv2.BORDER_REPLICATE)
+    found = pictures.match(turned, 100, 100, 60, taught)
+    assert found is not None and found[0] == 1
+    # A plain face of pips is not the taught picture.
+    plain = np.full((200, 200, 3), 200, np.uint8)
+    cv2.rectangle(plain, (70, 70), (130, 130), (30, 30, 160), -1)
+    for x, y in ((85, 85), (115, 115)):
+        cv2.circle(plain, (x, y), 6, (240, 240, 240), -1)
+    assert pictures.match(plain, 100, 100, 60, taught) is None
+    assert rng is not None
+
+
+def test_tilted_dice_are_flagged_not_scored() -> None:
+    """Dice leaning on the tray wall (the simulator's tilted dice) are flagged, not scored."""
+    import dataclasses
+
+    flagged = total = 0
+    for seed in range(12):
+        rng = np.random.default_rng(100 + seed)
+        style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), tilt=0.5, clutter=0)
+        values = [int(v) for v in rng.integers(1, 7, size=4)]
+        image, truth = render_tray(rng, values, (640, 480), style=style)
+        reading = read_dice(image)
+        for die in truth:
+            if not die.tilted:
+                continue
+            total += 1
+            near = [d for d in reading.dice
+                    if np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1])
+                    < 0.6 * die.side]
+            flagged += all(d.flagged for d in near)
+    assert total >= 10
+    assert flagged / total >= TILTED_FLAGGED_FLOOR, (flagged, total)
+
+
+# Measured: 14 of 27 leaning dice flagged (the rest read as their top face); floor
+# a little below, so it cannot get worse unnoticed.
+TILTED_FLAGGED_FLOOR = 0.45
