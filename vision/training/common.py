@@ -90,8 +90,11 @@ def load_train(root: Path = DATASETS) -> list[Sample]:
     return samples
 
 
-def sim_samples(n: int, seed: int) -> list[Sample]:
-    """Simulated tray frames (``vision.sim``), with tilted dice marked by value -1."""
+def sim_samples(n: int, seed: int, tilt: float = 0.0) -> list[Sample]:
+    """Simulated tray frames (``vision.sim``), with tilted dice marked by value -1.
+
+    With ``tilt`` > 0, half the trays lean that share of their dice on the wall (the
+    simulator's own mix has few leaning dice)."""
     try:
         from vision.sim import TrayStyle, render_tray
     except ImportError:
@@ -103,9 +106,8 @@ def sim_samples(n: int, seed: int) -> list[Sample]:
         k = int(rng.integers(1, 9))
         values = [int(v) for v in rng.integers(1, 7, size=k)]
         style = TrayStyle.random(rng, (1280, 960))
-        if rng.random() < 0.5 and hasattr(style, "tilt"):
-            # Leaning dice are rare in the sim's own mix; the reader must learn them.
-            style = dataclasses.replace(style, tilt=0.3)
+        if tilt > 0 and rng.random() < 0.5:
+            style = dataclasses.replace(style, tilt=tilt)
         image, dice = render_tray(rng, values, (1280, 960), style=style)
         rows = []
         for d in dice:

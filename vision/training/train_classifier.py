@@ -73,7 +73,8 @@ def mine_negatives(samples: list[Sample], detector: Path) -> list[np.ndarray]:
 
 
 def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
-               negatives: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+               negatives: list[np.ndarray] | None = None,
+               tilted_reps: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of freshly augmented crops and their classes."""
     crops: list[np.ndarray] = []
     labels: list[int] = []
@@ -88,7 +89,7 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         # byler-d6's marbled, small, oblique dice are the hardest: show them more often.
         reps = {"byler-d6": 4, "sim": 1}.get(s.source, 2)
         for cx, cy, face, value in faces:
-            for _ in range(reps * (4 if value < 0 else 1)):
+            for _ in range(reps * (tilted_reps if value < 0 else 1)):
                 crops.append(_die_crop(rng, img, cx, cy, face))
                 labels.append(TILTED if value < 0 else int(value) - 1)
         if len(faces) == 0:
@@ -151,6 +152,10 @@ def main() -> None:
     ap.add_argument("--synth", type=int, default=3000, help="synthetic faces per epoch")
     ap.add_argument("--sim", type=int, default=150, help="simulated tray frames")
     ap.add_argument("--out", type=Path, default=MODELS / "classifier.onnx")
+    ap.add_argument("--tilted-reps", type=int, default=1,
+                    help="show each simulated leaning die this many times more often")
+    ap.add_argument("--sim-tilt", type=float, default=0.0,
+                    help="force this share of leaning dice in half the simulated trays")
     ap.add_argument("--init", type=Path, default=None, help="torch weights to start from")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--detector", type=Path, default=None,
@@ -159,7 +164,7 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
-    samples = load_train() + sim_samples(args.sim, seed=1)
+    samples = load_train() + sim_samples(args.sim, seed=1, tilt=args.sim_tilt)
     print(f"{len(samples)} photos/frames, {sum(len(s.dice) for s in samples)} dice", flush=True)
     negatives = mine_negatives(samples, args.detector) if args.detector else None
     if negatives is not None:
@@ -174,7 +179,7 @@ def main() -> None:
         for group in opt.param_groups:
             group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * epoch / args.epochs))
         t0 = time.time()
-        x, y = make_epoch(rng, samples, args.synth, negatives)
+        x, y = make_epoch(rng, samples, args.synth, negatives, args.tilted_reps)
         order = rng.permutation(len(y))
         net.train()
         total, right, seen = 0.0, 0, 0
