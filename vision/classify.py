@@ -23,7 +23,8 @@ N_CLASSES = 9
 
 @lru_cache(maxsize=1)
 def _net() -> cv2.dnn.Net:
-    return cv2.dnn.readNetFromONNX(str(MODEL))
+    # The classic engine runs small batches of crops faster than the new one (measured).
+    return cv2.dnn.readNetFromONNX(str(MODEL), cv2.dnn.ENGINE_CLASSIC)
 
 
 def available() -> bool:

@@ -36,8 +36,8 @@ class Candidate:
 
 @lru_cache(maxsize=1)
 def _net() -> cv2.dnn.Net:
-    net = cv2.dnn.readNetFromONNX(str(MODEL))
-    return net
+    # OpenCV 5's new engine runs this fully-convolutional net fastest (measured here).
+    return cv2.dnn.readNetFromONNX(str(MODEL), cv2.dnn.ENGINE_NEW)
 
 
 def available() -> bool:
