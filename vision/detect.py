@@ -57,6 +57,21 @@ def _region(image: np.ndarray, calibration: Calibration | None) -> tuple[int, in
     return x0, y0, x1, y1, min(scale, 2.0)
 
 
+def _shrink(roi: np.ndarray, w: int, h: int) -> np.ndarray:
+    """Resize ``roi`` to ``w``×``h`` as an area average, fast.
+
+    OpenCV's area resize is quick only for whole-number ratios (about 0.1 ms for a
+    640 px halving, 1.8 ms for a ratio of 2.2), so halve while the ratio allows, then
+    finish with a bilinear step of less than 2×, which adds no aliasing to speak of.
+    """
+    src = roi
+    while src.shape[1] >= 2 * w and src.shape[0] >= 2 * h:
+        src = cv2.resize(src, (src.shape[1] // 2, src.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    if src.shape[1] != w or src.shape[0] != h:
+        src = cv2.resize(src, (w, h), interpolation=cv2.INTER_LINEAR)
+    return src
+
+
 def detect(image: np.ndarray, calibration: Calibration | None = None, *,
            suppress: bool = True, limit: int = 64) -> list[Candidate]:
     """Candidate dice in a BGR frame, strongest first (at most ``limit``).
@@ -69,7 +84,7 @@ def detect(image: np.ndarray, calibration: Calibration | None = None, *,
     roi = image[y0:y1, x0:x1]
     w = max(16, round((x1 - x0) * scale))
     h = max(16, round((y1 - y0) * scale))
-    small = cv2.resize(roi, (w, h), interpolation=cv2.INTER_AREA)
+    small = _shrink(roi, w, h)
     # The network halves three times; pad to a multiple of 16 with edge pixels.
     pw, ph = -w % 16, -h % 16
     if pw or ph:
