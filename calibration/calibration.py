@@ -15,9 +15,10 @@ import base64
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -72,7 +73,7 @@ class Calibration:
             raise ValueError("background must be a BGR image (height, width, 3)")
 
     @staticmethod
-    def from_rect(x0: float, y0: float, x1: float, y1: float, **kwargs: Any) -> "Calibration":
+    def from_rect(x0: float, y0: float, x1: float, y1: float, **kwargs: Any) -> Calibration:
         """A calibration whose tray is the axis-aligned rectangle ``(x0, y0)-(x1, y1)``."""
         tray = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
         return Calibration(tray=tray, **kwargs)
@@ -111,10 +112,10 @@ class Calibration:
         }
 
     @staticmethod
-    def from_json(data: Any) -> "Calibration":
+    def from_json(data: Any) -> Calibration:
         """Build a calibration from its JSON form; raises ``ValueError`` naming the fault."""
         if not isinstance(data, dict):
-            raise ValueError("top level is not a JSON object")
+            raise ValueError("top level is not a JSON object")  # noqa: TRY004 (bad content)
         version = data.get("version")
         if version != FORMAT_VERSION:
             raise ValueError(f"unknown format version {version!r} (expected {FORMAT_VERSION})")
@@ -155,7 +156,7 @@ class Calibration:
 def _num(value: Any, name: str) -> float:
     # bool is an int in Python; a true/false where a number belongs is a corrupt file.
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{name}: expected a number, found {value!r}")
+        raise ValueError(f"{name}: expected a number, found {value!r}")  # noqa: TRY004
     return float(value)
 
 
@@ -168,7 +169,7 @@ def _encode_png(image: np.ndarray) -> str:
 
 def _decode_png(text: Any, name: str, *, colour: bool) -> np.ndarray:
     if not isinstance(text, str):
-        raise ValueError(f"{name}: expected base64 PNG text")
+        raise ValueError(f"{name}: expected base64 PNG text")  # noqa: TRY004
     try:
         raw = base64.b64decode(text, validate=True)
     except ValueError as exc:

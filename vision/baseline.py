@@ -7,6 +7,7 @@ die colour and finds only dark pips, which is why it reads few real dice right.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -21,8 +22,9 @@ class BaselineDie:
     box: tuple[float, float, float, float]
 
 
-def _detector(image_area: float) -> cv2.SimpleBlobDetector:
-    params = cv2.SimpleBlobDetector_Params()
+def _detector(image_area: float) -> Any:
+    # OpenCV's stubs lack the blob detector in the 5.0 wheels, hence Any.
+    params = cv2.SimpleBlobDetector_Params()  # type: ignore[attr-defined]
     # Pip area bounds relative to the frame, so one recipe serves 640 and 1280 frames.
     params.filterByArea = True
     params.minArea = max(6.0, image_area * 1.5e-5)
@@ -33,7 +35,7 @@ def _detector(image_area: float) -> cv2.SimpleBlobDetector:
     params.minInertiaRatio = 0.5
     params.filterByConvexity = True
     params.minConvexity = 0.8
-    return cv2.SimpleBlobDetector_create(params)
+    return cv2.SimpleBlobDetector_create(params)  # type: ignore[attr-defined]
 
 
 def read_baseline(image: np.ndarray) -> list[BaselineDie]:

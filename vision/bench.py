@@ -102,7 +102,7 @@ def _run() -> dict[str, Any]:
     if folders:
         photos: dict[str, Any] = {}
         for folder in folders:
-            ims = [cv2.imread(str(folder / im.file)) for im in select(folder, "check")]
+            ims = [np.asarray(cv2.imread(str(folder / im.file))) for im in select(folder, "check")]
             cal = Calibration(die_size_px=_train_face(folder))
             reader = evaluate([folder], "check")["folders"][folder.name]
             base = evaluate([folder], "check", reader=_baseline_reader)["folders"][folder.name]

@@ -52,7 +52,7 @@ def classify(crops: np.ndarray, views: int = 1) -> np.ndarray:
     if views == 2:
         both = _probs(np.concatenate([crops, crops.transpose(0, 2, 1, 3)]))
         a, b = both[: len(crops)], both[len(crops):]
-        return np.minimum(a, b)
+        return np.asarray(np.minimum(a, b), np.float32)
     return _probs(crops)
 
 
@@ -65,4 +65,4 @@ def _probs(crops: np.ndarray) -> np.ndarray:
     probs = e / e.sum(axis=1, keepdims=True)
     if probs.shape[1] < N_CLASSES:  # an older model without the last classes
         probs = np.pad(probs, ((0, 0), (0, N_CLASSES - probs.shape[1])))
-    return probs
+    return np.asarray(probs, np.float32)

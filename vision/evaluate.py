@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 import statistics
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import cv2
 import numpy as np
@@ -178,7 +179,7 @@ class _Tally:
                                       "read": die.to_json()})
         self.images_right += int(ok)
 
-    def merge(self, other: "_Tally") -> None:
+    def merge(self, other: _Tally) -> None:
         for name in ("dice", "right", "confident_misreads", "flagged", "missed", "extra",
                      "images", "images_right"):
             setattr(self, name, getattr(self, name) + getattr(other, name))

@@ -7,7 +7,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration import Calibration, CalibrationError, PictureFace, load_calibration, save_calibration
+from calibration import (
+    Calibration,
+    CalibrationError,
+    PictureFace,
+    load_calibration,
+    save_calibration,
+)
 
 
 def _full() -> Calibration:
@@ -31,7 +37,8 @@ def test_round_trip(tmp_path: Path) -> None:
     assert back.die_size_px == cal.die_size_px
     assert back.pip_color == cal.pip_color
     assert back.image_size == cal.image_size
-    assert back.background is not None and np.array_equal(back.background, cal.background)
+    assert back.background is not None and cal.background is not None
+    assert np.array_equal(back.background, cal.background)
     assert len(back.picture_faces) == 1 and back.picture_faces[0].value == 1
     assert np.array_equal(back.picture_faces[0].template, cal.picture_faces[0].template)
     # Nothing but the file itself is left in the folder (the temp file was renamed).

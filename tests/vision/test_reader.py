@@ -6,7 +6,7 @@ import pytest
 
 from calibration import Calibration
 from vision import pictures
-from vision.reader import THRESHOLD, DieRead, Reading, make_die, read_dice
+from vision.reader import THRESHOLD, Reading, make_die, read_dice
 from vision.sim import TrayStyle, render_tray
 
 

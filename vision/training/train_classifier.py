@@ -23,7 +23,14 @@ from torch import nn
 
 from vision.crops import CROP_PX, cut
 from vision.training.common import (
-    N_CLASSES, NOT_DIE, PICTURE, TILTED, Sample, colour_jitter, load_train, sim_samples,
+    N_CLASSES,
+    NOT_DIE,
+    PICTURE,
+    TILTED,
+    Sample,
+    colour_jitter,
+    load_train,
+    sim_samples,
 )
 from vision.training.synth import synth_face, synth_tilted
 
