@@ -23,9 +23,13 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
         cands = [c for c in cands if calibration.in_tray(c.x, c.y)]
     if calibration is not None and calibration.die_size_px:
         # Something far bigger or smaller than the calibrated die (a card, a coin, a
-        # pip) is not a die. Each die keeps its own size: families mix dice sets.
+        # pip) is not a die. The rest are cut at the calibrated size: one camera over
+        # one tray sees its dice at one size, and the detector's estimate at this
+        # reduced scale is the rougher one (simulated trays: 31 of 40 frames read
+        # right this way, 26 with the estimate).
         size = float(calibration.die_size_px)
-        cands = [c for c in cands if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
+        cands = [detect.Candidate(c.x, c.y, size, c.score) for c in cands
+                 if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
     probs = classify.classify(classify.crops_of(image, [(c.x, c.y, c.face) for c in cands]),
                               views=VIEWS)
     # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.
