@@ -5,9 +5,12 @@ import numpy as np
 
 from calibration import Calibration
 from vision import classify, detect, pictures
-from vision.reader import THRESHOLD, DieRead, make_die
+from vision.reader import BOX_HALF, THRESHOLD, DieRead, make_die
 
 SIZE_RANGE = (0.5, 1.8)  # plausible die size relative to the calibrated one
+# Taught faces are looked for only where the classifier sees some picture, so a
+# low-confidence pip face is never turned into a taught value by a chance match.
+PICTURE_HINT = 0.2
 VIEWS = 1  # classifier views per die (2 adds a mirrored view: slower, more cautious)
 
 
@@ -43,12 +46,12 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
         p = by_id[id(c)]
         x, y, face = c.x, c.y, c.face
         cls = int(np.argmax(p))
-        half = 0.6 * face
+        half = BOX_HALF * face
         box = (x - half, y - half, x + half, y + half)
         if cls == classify.TILTED:
             out.append(make_die(None, (x, y), box, float(p[cls]), tilted=True))
             continue
-        if taught and (cls == classify.PICTURE or p[cls] < THRESHOLD):
+        if taught and (cls == classify.PICTURE or p[classify.PICTURE] >= PICTURE_HINT):
             # A face the owner taught reads as its value (a logo has no pips to count);
             # a match is as sure as its correlation, and never below the threshold.
             found = pictures.match(image, x, y, face, taught)

@@ -7,16 +7,30 @@ import numpy as np
 
 from calibration import PictureFace
 from vision.crops import cut
+from vision.reader import BOX_HALF, DieRead
 
 TEMPLATE_PX = 32
 MATCH_THRESHOLD = 0.6  # normalised correlation a face needs to count as the taught one
 _ANGLES = tuple(range(0, 360, 15))
+_SCALES = (0.87, 1.0, 1.15)  # the size estimate of a die varies from frame to frame
+_SLACK = 4  # pixels of shift searched each way: the centre estimate varies too
+FACE_SCALE = 0.9  # the template covers this much of the face (its edge is noisy)
 
 
-def face_template(image: np.ndarray, x: float, y: float, face: float) -> np.ndarray:
-    """The grey, face-only crop of a die's top face used as (and matched to) a template."""
-    crop = cut(image, x, y, face, out=TEMPLATE_PX, scale=0.9)
-    return cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
+def face_template(image: np.ndarray, x: float, y: float, face: float,
+                  slack: int = 0) -> np.ndarray:
+    """The grey, face-only crop of a die's top face used as (and matched to) a template.
+
+    ``slack`` adds that many pixels on each side, at the same pixel scale."""
+    out = TEMPLATE_PX + 2 * slack
+    crop = cut(image, x, y, face, out=out, scale=FACE_SCALE * out / TEMPLATE_PX)
+    return np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
+
+
+def teach_from_read(image: np.ndarray, die: DieRead, value: int) -> PictureFace:
+    """A :class:`PictureFace` from a die as the reader reported it (for a wizard)."""
+    face = (die.box[2] - die.box[0]) / (2 * BOX_HALF)
+    return teach(image, die.center[0], die.center[1], face, value)
 
 
 def teach(image: np.ndarray, x: float, y: float, face: float, value: int) -> PictureFace:
@@ -28,11 +42,12 @@ def match(image: np.ndarray, x: float, y: float, face: float,
           taught: tuple[PictureFace, ...]) -> tuple[int, float] | None:
     """The taught value this die's face shows, and the match score, or ``None``.
 
-    The die may lie at any angle, so the template is compared at every 15 degrees.
+    The die may lie at any angle, so the template is compared at every 15 degrees, at
+    three sizes and a few pixels' shift, as the reader's estimates of a die vary.
     """
     if not taught:
         return None
-    grey = face_template(image, x, y, face).astype(np.float32)
+    views = [face_template(image, x, y, face * k, _SLACK).astype(np.float32) for k in _SCALES]
     best: tuple[int, float] | None = None
     c = TEMPLATE_PX / 2 - 0.5
     for pf in taught:
@@ -40,9 +55,10 @@ def match(image: np.ndarray, x: float, y: float, face: float,
         for a in _ANGLES:
             m = cv2.getRotationMatrix2D((c, c), a, 1.0)
             rot = cv2.warpAffine(tpl, m, (TEMPLATE_PX, TEMPLATE_PX), borderMode=cv2.BORDER_REPLICATE)
-            score = float(cv2.matchTemplate(grey, rot, cv2.TM_CCOEFF_NORMED)[0, 0])
-            if best is None or score > best[1]:
-                best = (pf.value, score)
+            for grey in views:
+                score = float(cv2.matchTemplate(grey, rot, cv2.TM_CCOEFF_NORMED).max())
+                if best is None or score > best[1]:
+                    best = (pf.value, score)
     if best is None or best[1] < MATCH_THRESHOLD:
         return None
     return best

@@ -24,6 +24,8 @@ from calibration import Calibration
 # flagged for a person. Chosen to favour flagging over misreading (a misread costs trust).
 THRESHOLD = 0.85
 
+BOX_HALF = 0.6  # a die's reported box reaches this many face sides from its centre
+
 REASON_LOW = "low confidence"
 REASON_TILTED = "tilted"
 REASON_PICTURE = "picture face"

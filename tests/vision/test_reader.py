@@ -92,6 +92,56 @@ def test_calibration_ignores_dice_outside_the_tray() -> None:
     assert sorted(reading.values) == right
 
 
+def _frame_with_logo(seed: int, canvas: np.ndarray, face: float,
+                     angle: float) -> tuple[np.ndarray, tuple[int, int], float]:
+    """A simulated tray with two dice and a die showing a logo, at ``angle``."""
+    import dataclasses
+
+    import cv2
+
+    rng = np.random.default_rng(seed)
+    style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), tilt=0.0, clutter=0)
+    image, truth = render_tray(rng, [3, 6], (640, 480), style=style)
+    side = truth[0].side
+    centre = (canvas.shape[1] / 2, canvas.shape[0] / 2)
+    m = cv2.getRotationMatrix2D(centre, angle, side / face)
+    turned = cv2.warpAffine(canvas, m, canvas.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+    spots = [(x, y) for x in (140, 320, 500) for y in (130, 350)]
+    x, y = max(spots, key=lambda p: min(np.hypot(p[0] - d.center[0], p[1] - d.center[1])
+                                        for d in truth))
+    k = int(side * 0.75)
+    cy, cx = turned.shape[0] // 2, turned.shape[1] // 2
+    image[y - k:y + k, x - k:x + k] = turned[cy - k:cy + k, cx - k:cx + k]
+    return image, (x, y), side
+
+
+# Measured over these 10 logo dice: 9 flagged before teaching (one not found), 8 read
+# as the taught value afterwards in another tray at another angle.
+PICTURE_FLAGGED_FLOOR = 8
+PICTURE_TAUGHT_FLOOR = 7
+
+
+def test_picture_face_flagged_until_taught() -> None:
+    from vision.training.synth import synth_face
+
+    flagged = taught_right = 0
+    for seed in range(10):
+        canvas, face = synth_face(np.random.default_rng(1000 + seed), 1, picture=True)
+        image, (x, y), side = _frame_with_logo(seed, canvas, face, 0)
+        near = [d for d in read_dice(image).dice
+                if np.hypot(d.center[0] - x, d.center[1] - y) < side / 2]
+        flagged += bool(near) and all(d.flagged for d in near)
+        if not near:
+            continue
+        cal = Calibration(picture_faces=(pictures.teach_from_read(image, near[0], 1),))
+        other, (x, y), side = _frame_with_logo(seed + 50, canvas, face, 40 + 25 * seed)
+        near = [d for d in read_dice(other, cal).dice
+                if np.hypot(d.center[0] - x, d.center[1] - y) < side / 2]
+        taught_right += bool(near) and all(d.value == 1 and not d.flagged for d in near)
+    assert flagged >= PICTURE_FLAGGED_FLOOR
+    assert taught_right >= PICTURE_TAUGHT_FLOOR
+
+
 def test_taught_picture_face_matches_itself_at_any_angle() -> None:
     rng = np.random.default_rng(3)
     image = np.full((200, 200, 3), 200, np.uint8)

@@ -95,7 +95,7 @@ def synth_face(rng: np.random.Generator, value: int, canvas: int = 96,
         g = np.zeros((canvas, canvas), np.float32)
         cv2.circle(g, (int(c + rng.uniform(-h, h)), int(c + rng.uniform(-h, h))),
                    int(face * rng.uniform(0.05, 0.2)), 1.0, -1)
-        g = cv2.GaussianBlur(g, (0, 0), face * 0.05)
+        g = np.asarray(cv2.GaussianBlur(g, (0, 0), face * 0.05), np.float32)
         img += g[..., None] * rng.uniform(60, 200)
     return np.clip(img, 0, 255).astype(np.uint8), face
 
@@ -111,7 +111,7 @@ def synth_tilted(rng: np.random.Generator, canvas: int = 96) -> tuple[np.ndarray
     ha, hb = int(fa / 2), int(fb / 2)
     top = a[c - ha:c + ha, c - ha:c + ha]
     side = (b[c - hb:c + hb, c - hb:c + hb].astype(np.float32) * rng.uniform(0.5, 0.9)).astype(np.uint8)
-    side = cv2.resize(side, (top.shape[1], top.shape[0]))
+    side = np.asarray(cv2.resize(side, (top.shape[1], top.shape[0])), np.uint8)
     theta = rng.uniform(np.radians(25), np.radians(65))
     s = top.shape[0]
     h1 = max(2, int(s * np.cos(theta)))
