@@ -35,6 +35,11 @@ from vision.training.common import (
 from vision.training.synth import synth_face, synth_tilted
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
+_OUT = [CROP_PX]  # crop side in pixels; --crop-px changes it (a second-opinion model)
+
+
+def _cut(image: np.ndarray, x: float, y: float, face: float, angle: float = 0.0) -> np.ndarray:
+    return cut(image, x, y, face, angle, out=_OUT[0])
 
 
 def make_net() -> nn.Module:
@@ -55,7 +60,7 @@ def _die_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: float,
     # Jitter as the detector errs: centre within ~15 % of the face, size within ~20 %.
     jx, jy = rng.normal(0, 0.07 * face, 2)
     f = face * float(np.exp(rng.normal(0, 0.1)))
-    return cut(image, cx + jx, cy + jy, f, float(rng.uniform(0, 360)))
+    return _cut(image, cx + jx, cy + jy, f, float(rng.uniform(0, 360)))
 
 
 def mine_negatives(samples: list[Sample], detector: Path) -> list[np.ndarray]:
@@ -106,7 +111,7 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         for _ in range(max(1, len(faces) // 2)):
             x, y = rng.uniform(0, w), rng.uniform(0, h)
             if np.min(np.hypot(faces[:, 0] - x, faces[:, 1] - y) / faces[:, 2]) > 1.0:
-                crops.append(cut(img, x, y, med * float(np.exp(rng.normal(0, 0.2))),
+                crops.append(_cut(img, x, y, med * float(np.exp(rng.normal(0, 0.2))),
                                  float(rng.uniform(0, 360))))
                 labels.append(NOT_DIE)
         # A small crop on one pip of a bigger die looks like a one; it is not a die
@@ -114,7 +119,7 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         for cx, cy, face, v in faces[(faces[:, 3] >= 2) & (rng.random(len(faces)) < 0.3)]:
             ang = rng.uniform(0, 2 * np.pi)
             d = rng.uniform(0.25, 0.4) * face
-            crops.append(cut(img, cx + d * np.cos(ang), cy + d * np.sin(ang),
+            crops.append(_cut(img, cx + d * np.cos(ang), cy + d * np.sin(ang),
                              face * rng.uniform(0.3, 0.6), float(rng.uniform(0, 360))))
             labels.append(NOT_DIE)
         # Off-centre: a crop that straddles a die's edge is not a die centre.
@@ -123,7 +128,7 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
             d = rng.uniform(0.65, 1.0) * face
             x, y = cx + d * np.cos(ang), cy + d * np.sin(ang)
             if np.min(np.hypot(faces[:, 0] - x, faces[:, 1] - y) / faces[:, 2]) > 0.6:
-                crops.append(cut(img, x, y, face, float(rng.uniform(0, 360))))
+                crops.append(_cut(img, x, y, face, float(rng.uniform(0, 360))))
                 labels.append(NOT_DIE)
     for _ in range(n_synth):
         v = int(rng.integers(1, 7))
@@ -135,7 +140,7 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         pips: list[tuple[float, float]] = []
         canvas, face = synth_face(rng, int(rng.integers(2, 7)), pips=pips)
         px, py = pips[int(rng.integers(len(pips)))]
-        crops.append(cut(canvas, px + rng.normal(0, 1), py + rng.normal(0, 1),
+        crops.append(_cut(canvas, px + rng.normal(0, 1), py + rng.normal(0, 1),
                          face * rng.uniform(0.3, 0.6), float(rng.uniform(0, 360))))
         labels.append(NOT_DIE)
     for _ in range(n_synth // 10):
@@ -163,6 +168,9 @@ def main() -> None:
                     help="show each simulated leaning die this many times more often")
     ap.add_argument("--sim-tilt", type=float, default=0.0,
                     help="force this share of leaning dice in half the simulated trays")
+    ap.add_argument("--crop-px", type=int, default=CROP_PX, help="crop side in pixels")
+    ap.add_argument("--holdout", action="store_true",
+                    help="leave every fourth train photo out (to judge a model on unseen photos)")
     ap.add_argument("--init", type=Path, default=None, help="torch weights to start from")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--detector", type=Path, default=None,
@@ -171,7 +179,11 @@ def main() -> None:
     torch.set_num_threads(args.threads)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
-    samples = load_train() + sim_samples(args.sim, seed=1, tilt=args.sim_tilt)
+    _OUT[0] = args.crop_px
+    real = load_train()
+    if args.holdout:
+        real = [s for k, s in enumerate(real) if k % 4 != 0]
+    samples = real + sim_samples(args.sim, seed=1, tilt=args.sim_tilt)
     print(f"{len(samples)} photos/frames, {sum(len(s.dice) for s in samples)} dice", flush=True)
     negatives = mine_negatives(samples, args.detector) if args.detector else None
     if negatives is not None:
@@ -206,7 +218,7 @@ def main() -> None:
     net.eval()
     torch.save(net.state_dict(), args.out.with_suffix(".pt"))
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 3, CROP_PX, CROP_PX), str(args.out),
+    torch.onnx.export(net, torch.zeros(1, 3, args.crop_px, args.crop_px), str(args.out),
                       input_names=["crops"], output_names=["logits"],
                       dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, opset_version=13,
                       dynamo=False)
