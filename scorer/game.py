@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Mapping, Sequence
 
 from .actions import Action, parse_dice
-from .errors import GameFileError, IllegalAction, Refusal, describe
+from .errors import GameFileError, IllegalAction, Refusal
 from .rules import Rules
 
 FORMAT = "dicetray-game/1"
