@@ -12,6 +12,14 @@ SIZE_RANGE = (0.5, 1.8)  # plausible die size relative to the calibrated one
 # low-confidence pip face is never turned into a taught value by a chance match.
 PICTURE_HINT = 0.2
 VIEWS = 1  # classifier views per die (2 adds a mirrored view: slower, more cautious)
+# A die read below the threshold gets a second look: the same crop turned by 90, 180
+# and 270 degrees (a face shows the same pips at any turn), and its probabilities
+# become the mean over the four views. Judged on held-out train photos (classifiers
+# trained without them, see vision/training/README.md): +1.3 to +3.2 % of byler-d6
+# dice right, +1.2 to +2.1 % of matteop65, no more confident misreads; about 0.5 ms
+# more per byler-d6 photo. On the check split it changed nothing (90.9 % / 98.4 %).
+SECOND_LOOK = True
+TILT_HINT = 0.02  # no second look when the first gives "tilted" at least this much
 
 
 def available() -> bool:
@@ -35,6 +43,8 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
                  if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
     probs = classify.classify(classify.crops_of(image, [(c.x, c.y, c.face) for c in cands]),
                               views=VIEWS)
+    if SECOND_LOOK and len(probs):
+        probs = _second_look(image, cands, probs)
     # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.
     keep = [(c, p) for c, p in zip(cands, probs) if int(np.argmax(p)) != classify.NOT_DIE]
     keep.sort(key=lambda cp: -cp[0].score * (1.0 - float(cp[1][classify.NOT_DIE])))
@@ -65,4 +75,29 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
         out.append(make_die(value, (x, y), box, float(p[value - 1])))
     # Reading order: top to bottom, then left to right, so a list of values is stable.
     out.sort(key=lambda d: (d.center[1], d.center[0]))
+    return out
+
+
+def _second_look(image: np.ndarray, cands: list[detect.Candidate],
+                 probs: np.ndarray) -> np.ndarray:
+    """Read the dice the first look was unsure of again, turned by 90, 180 and 270
+    degrees; each one's probabilities become the mean over its four views."""
+    top = probs.argmax(axis=1)
+    # Only a die whose first look is at least 4 * THRESHOLD - 3 can reach the threshold
+    # as a mean of four views, so the others are not looked at again (no loss, faster).
+    floor = 4.0 * THRESHOLD - 3.0
+    # A die the first look finds possibly leaning stays with a person: turned views of a
+    # leaning die look flatter, and would read its top face confidently.
+    unsure = [i for i in range(len(probs))
+              if top[i] < classify.NOT_DIE and floor <= probs[i, top[i]] < THRESHOLD
+              and probs[i, classify.TILTED] < TILT_HINT]
+    if not unsure:
+        return probs
+    crops = classify.crops_of(image, [(cands[i].x, cands[i].y, cands[i].face) for i in unsure])
+    turned = np.concatenate([np.rot90(crops, k, axes=(1, 2)) for k in (1, 2, 3)])
+    more = classify.classify(np.ascontiguousarray(turned))
+    n = len(unsure)
+    out = probs.copy()
+    for j, i in enumerate(unsure):
+        out[i] = (probs[i] + more[j::n].sum(axis=0)) / 4.0
     return out

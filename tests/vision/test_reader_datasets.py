@@ -17,12 +17,13 @@ pytestmark = pytest.mark.datasets
 
 # Measured on the check split with the committed models (see the commit message);
 # the margin absorbs floating-point differences between machines.
-# Measured (detector v4, classifier v5): byler-d6 90.9 % of 274 dice right, worst value
-# 84 %; matteop65-oblique 98.4 % of 255, worst value 97.3 %; one confident misread in
-# each. The target is none: the bound below only stops it getting worse.
+# Measured (detector v4, classifier v5, second look for unsure dice): byler-d6 90.9 % of
+# 274 dice right, worst value 84 %; matteop65-oblique 98.4 % of 255, worst value 97.3 %;
+# one confident misread in each. The target is none: the bound below only stops it
+# getting worse.
 FLOORS = {
-    "byler-d6": {"accuracy": 0.88, "per_value": 0.78},
-    "matteop65-oblique": {"accuracy": 0.96, "per_value": 0.92},
+    "byler-d6": {"accuracy": 0.89, "per_value": 0.78},
+    "matteop65-oblique": {"accuracy": 0.97, "per_value": 0.92},
 }
 MAX_CONFIDENT_MISREADS = {"byler-d6": 1, "matteop65-oblique": 1}
 

@@ -17,6 +17,7 @@ import argparse
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 import torch
 from torch import nn
@@ -63,6 +64,39 @@ def _die_crop(rng: np.random.Generator, image: np.ndarray, cx: float, cy: float,
     return _cut(image, cx + jx, cy + jy, f, float(rng.uniform(0, 360)))
 
 
+def strong_aug(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """What the byler-d6 losses show: oblique (squashed) faces, small dice (few pixels),
+    marbled and translucent dice (smooth colour swirls over face and pips), and glare."""
+    out = crop
+    n = out.shape[0]
+    if rng.random() < 0.3:  # an oblique view squashes the face along one direction
+        a = rng.uniform(0, np.pi)
+        k = rng.uniform(0.65, 1.0)
+        u = np.array([np.cos(a), np.sin(a)])
+        m2 = np.eye(2) + (k - 1.0) * np.outer(u, u)
+        c = np.array([n / 2, n / 2])
+        m = np.hstack([m2, (c - m2 @ c)[:, None]]).astype(np.float32)
+        out = cv2.warpAffine(out, m, (n, n), flags=cv2.INTER_LINEAR,
+                             borderMode=cv2.BORDER_REPLICATE)
+    if rng.random() < 0.25:  # a small die: only a few pixels across
+        s = int(rng.integers(max(8, n // 4), max(9, (2 * n) // 3)))
+        out = cv2.resize(cv2.resize(out, (s, s), interpolation=cv2.INTER_AREA), (n, n),
+                         interpolation=cv2.INTER_LINEAR)
+    if rng.random() < 0.3:  # marbled / translucent: smooth colour swirls
+        g = int(rng.integers(3, 7))
+        field = rng.uniform(0, 255, (g, g, 3)).astype(np.float32)
+        swirl = cv2.resize(field, (n, n), interpolation=cv2.INTER_CUBIC)
+        alpha = rng.uniform(0.1, 0.4)
+        out = np.clip(out.astype(np.float32) * (1 - alpha) + swirl * alpha, 0, 255).astype(np.uint8)
+    if rng.random() < 0.2:  # glare: a bright soft spot
+        yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+        cx, cy = rng.uniform(0.2 * n, 0.8 * n, 2)
+        sg = rng.uniform(0.05, 0.2) * n
+        spot = np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * sg * sg))[..., None]
+        out = np.clip(out.astype(np.float32) + spot * rng.uniform(80, 220), 0, 255).astype(np.uint8)
+    return out
+
+
 def mine_negatives(samples: list[Sample], detector: Path) -> list[np.ndarray]:
     """Where a trained detector fires on a training frame but no die is: (x, y, face) rows.
 
@@ -86,7 +120,7 @@ def mine_negatives(samples: list[Sample], detector: Path) -> list[np.ndarray]:
 
 def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
                negatives: list[np.ndarray] | None = None,
-               tilted_reps: int = 1) -> tuple[np.ndarray, np.ndarray]:
+               tilted_reps: int = 1, strong: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of freshly augmented crops and their classes."""
     crops: list[np.ndarray] = []
     labels: list[int] = []
@@ -153,6 +187,8 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         c = canvas.shape[0] / 2
         crops.append(_die_crop(rng, canvas, c, c, face))
         labels.append(TILTED)
+    if strong:
+        crops = [strong_aug(rng, c) for c in crops]
     x = np.stack([colour_jitter(rng, c, max_blur=3) for c in crops]).astype(np.float32) / 255.0
     return x.transpose(0, 3, 1, 2).copy(), np.array(labels, np.int64)
 
@@ -171,6 +207,8 @@ def main() -> None:
     ap.add_argument("--crop-px", type=int, default=CROP_PX, help="crop side in pixels")
     ap.add_argument("--holdout", action="store_true",
                     help="leave every fourth train photo out (to judge a model on unseen photos)")
+    ap.add_argument("--strong-aug", action="store_true",
+                    help="add oblique squash, small-die blur, marbling and glare to every crop")
     ap.add_argument("--init", type=Path, default=None, help="torch weights to start from")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--detector", type=Path, default=None,
@@ -198,7 +236,8 @@ def main() -> None:
         for group in opt.param_groups:
             group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * epoch / args.epochs))
         t0 = time.time()
-        x, y = make_epoch(rng, samples, args.synth, negatives, args.tilted_reps)
+        x, y = make_epoch(rng, samples, args.synth, negatives, args.tilted_reps,
+                          args.strong_aug)
         order = rng.permutation(len(y))
         net.train()
         total, right, seen = 0.0, 0, 0
