@@ -6,17 +6,21 @@ PIP    := $(PY) -m pip
 
 .PHONY: demo test bench serve clean
 
+# Installs say what they do on stderr, so that `make bench` prints nothing but its JSON.
 $(PY):
-	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --quiet --upgrade pip
+	@echo "making $(VENV)" >&2
+	@$(PYTHON) -m venv $(VENV)
+	@$(PIP) install --quiet --upgrade pip >&2
 
 $(VENV)/.installed: pyproject.toml | $(PY)
-	$(PIP) install --quiet -e .
-	touch $@
+	@echo "installing dicetray into $(VENV)" >&2
+	@$(PIP) install --quiet -e . >&2
+	@touch $@
 
 $(VENV)/.installed-test: pyproject.toml | $(PY)
-	$(PIP) install --quiet -e '.[test]'
-	touch $@
+	@echo "installing dicetray and its test tools into $(VENV)" >&2
+	@$(PIP) install --quiet -e '.[test]' >&2
+	@touch $@
 
 demo: $(VENV)/.installed
 	$(VENV)/bin/dicetray serve --camera sim --demo --data ./data
@@ -25,7 +29,7 @@ test: $(VENV)/.installed-test
 	$(PY) -m pytest
 
 bench: $(VENV)/.installed
-	$(PY) tests/bench.py
+	@$(PY) tests/bench.py
 
 clean:
 	rm -rf $(VENV) data .pytest_cache
