@@ -12,9 +12,9 @@ import importlib
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
+from table_talk import action
 
 from scorer import GameFileError, IllegalAction, load_game, new_game
 from scorer.pub_chicago import Announcement, value
@@ -22,26 +22,6 @@ from scorer.pub_chicago_dice import Result, best_and_worst
 
 REPO = Path(__file__).resolve().parents[2]
 ABC = ["Aino", "Bertil", "Cecilia"]
-
-
-def action(line: str) -> dict[str, Any]:
-    """One line of table talk as a game-file action."""
-    words = line.split()
-    if words[0] == "leader":
-        return {"type": "leader", "player": words[1]}
-    player, verb, rest = words[0], words[1], words[2:]
-    if verb == "keeps":
-        return {"type": "set_aside", "player": player, "dice": [int(w) for w in rest]}
-    if verb == "turns":
-        return {"type": "turn_sixes", "player": player}
-    if verb == "done":
-        return {"type": "done", "player": player}
-    if verb == "announces":
-        if rest == ["sand"]:
-            return {"type": "announce", "player": player, "sand": True}
-        return {"type": "announce", "player": player, "ones": int(rest[0]),
-                "sixes": int(rest[1]), "order": rest[2]}
-    return {"type": "roll", "player": player, "dice": [int(w) for w in words[1:]]}
 
 
 def play(game, *lines: str) -> None:
