@@ -105,6 +105,7 @@ def _run() -> dict[str, Any]:
             ims = [np.asarray(cv2.imread(str(folder / im.file))) for im in select(folder, "check")]
             cal = Calibration(die_size_px=_train_face(folder))
             reader = evaluate([folder], "check")["folders"][folder.name]
+            reader_cal = evaluate([folder], "check", cal)["folders"][folder.name]
             base = evaluate([folder], "check", reader=_baseline_reader)["folders"][folder.name]
             no_cal = _stats(_time([(im, None) for im in ims]))
             with_cal = _stats(_time([(im, cal) for im in ims]))
@@ -112,6 +113,9 @@ def _run() -> dict[str, Any]:
                 "reader": {"accuracy": round(reader["accuracy"], 4),
                            "image_accuracy": round(reader["image_accuracy"], 4),
                            "confident_misreads": reader["confident_misreads"],
+                           "with_calibration_accuracy": round(reader_cal["accuracy"], 4),
+                           "with_calibration_confident_misreads":
+                               reader_cal["confident_misreads"],
                            "without_calibration": no_cal, "with_calibration": with_cal},
                 "baseline": {"accuracy": round(base["accuracy"], 4),
                              "image_accuracy": round(base["image_accuracy"], 4),

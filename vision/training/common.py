@@ -117,25 +117,31 @@ def sim_samples(n: int, seed: int, tilt: float = 0.0) -> list[Sample]:
     return out
 
 
-def colour_jitter(rng: np.random.Generator, image: np.ndarray, max_blur: int = 5) -> np.ndarray:
+def colour_jitter(rng: np.random.Generator, image: np.ndarray, max_blur: int = 5,
+                  strength: float = 1.0) -> np.ndarray:
     """Hue rotation, saturation, brightness, contrast, blur and noise: dice of any colour
-    under any light, so the nets do not learn the shared photos' few dice sets."""
+    under any light, so the nets do not learn the shared photos' few dice sets.
+
+    ``strength`` below 1 narrows the ranges and makes the destructive changes (grey,
+    blur, noise) rarer: a real photo's hard die (red pips on a dark marbled body) must
+    stay readable, or the net learns that such dice are unreadable."""
     img = image
+    k = strength
     if rng.random() < 0.8:
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.int16)
         hsv[..., 0] = (hsv[..., 0] + int(rng.integers(0, 180))) % 180
-        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.5), 0, 255)
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(1 - 0.5 * k, 1 + 0.5 * k), 0, 255)
         img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
-    if rng.random() < 0.15:
+    if rng.random() < 0.15 * k:
         img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     if rng.random() < 0.1:
         img = 255 - img  # dark dice with light pips from light dice with dark pips
     f = img.astype(np.float32)
-    f = (f - 128) * rng.uniform(0.6, 1.4) + 128 + rng.uniform(-50, 50)
-    f *= rng.uniform(0.85, 1.15, size=3).astype(np.float32)  # white balance
-    if rng.random() < 0.3:
-        k = int(rng.choice([3, max_blur]))
-        f = cv2.GaussianBlur(f, (k, k), 0)
-    if rng.random() < 0.5:
+    f = (f - 128) * rng.uniform(1 - 0.4 * k, 1 + 0.4 * k) + 128 + rng.uniform(-50 * k, 50 * k)
+    f *= rng.uniform(1 - 0.15 * k, 1 + 0.15 * k, size=3).astype(np.float32)  # white balance
+    if rng.random() < 0.3 * k:
+        size = int(rng.choice([3, max_blur]))
+        f = cv2.GaussianBlur(f, (size, size), 0)
+    if rng.random() < 0.5 * k:
         f += rng.normal(0, rng.uniform(2, 10), f.shape).astype(np.float32)
     return np.clip(f, 0, 255).astype(np.uint8)

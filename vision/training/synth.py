@@ -124,3 +124,99 @@ def synth_tilted(rng: np.random.Generator, canvas: int = 96) -> tuple[np.ndarray
     m = cv2.getRotationMatrix2D((c, c), float(rng.uniform(0, 360)), 1.0)
     img = cv2.warpAffine(img, m, (canvas, canvas), borderMode=cv2.BORDER_REPLICATE)
     return img, float(s * rng.uniform(0.8, 1.0))
+
+
+def _marble(rng: np.random.Generator, canvas: int, base: np.ndarray) -> np.ndarray:
+    """A marbled or swirled body colour: ``base`` veined with a second colour."""
+    g = int(rng.integers(3, 8))
+    field = cv2.resize(rng.uniform(0, 1, (g, g)).astype(np.float32), (canvas, canvas),
+                       interpolation=cv2.INTER_CUBIC)
+    # Veins: thin bands where a smooth field crosses a few levels.
+    veins = np.abs(np.sin(field * rng.uniform(6, 18)))
+    mix = np.clip(1.0 - veins * rng.uniform(1.0, 3.0), 0, 1) * rng.uniform(0.5, 1.0)
+    other = _colour(rng)
+    body = base[None, None, :] * (1 - mix[..., None]) + other[None, None, :] * mix[..., None]
+    return body.astype(np.float32)
+
+
+def _pip_colour(rng: np.random.Generator, die: np.ndarray) -> np.ndarray:
+    # Real dice include low-contrast pairs (red pips on a dark red marbled body), so
+    # the required difference is sometimes small; a person can still read them.
+    need = 180 if rng.random() < 0.5 else 90
+    pip = _colour(rng)
+    while np.abs(die - pip).sum() < need:
+        pip = _colour(rng)
+    return pip
+
+
+def synth_die(rng: np.random.Generator, value: int, canvas: int = 96,
+              pips: list[tuple[float, float]] | None = None) -> tuple[np.ndarray, float]:
+    """A die as an oblique camera sees it: marbled or plain body, a top face with
+    ``value`` pips and up to two visible side faces carrying pips of their own, which
+    the classifier must learn not to count. Returns (image, top face px)."""
+    img = np.empty((canvas, canvas, 3), np.float32)
+    img[:] = _colour(rng)
+    img += rng.normal(0, rng.uniform(0, 12), (canvas, canvas, 1)).astype(np.float32)
+    face = float(rng.uniform(0.35, 0.5) * canvas)
+    c = canvas / 2
+    h = face / 2
+    die = _colour(rng)
+    body = _marble(rng, canvas, die) if rng.random() < 0.5 else np.broadcast_to(
+        die, (canvas, canvas, 3)).astype(np.float32)
+    pip = _pip_colour(rng, die)
+    radius = int(face * rng.uniform(0.05, 0.15))
+    top = np.zeros((canvas, canvas), np.uint8)
+    x0, y0, x1, y1 = int(c - h), int(c - h), int(c + h), int(c + h)
+    cv2.rectangle(top, (x0 + radius, y0), (x1 - radius, y1), 255, -1)
+    cv2.rectangle(top, (x0, y0 + radius), (x1, y1 - radius), 255, -1)
+    for cx, cy in ((x0 + radius, y0 + radius), (x1 - radius, y0 + radius),
+                   (x0 + radius, y1 - radius), (x1 - radius, y1 - radius)):
+        cv2.circle(top, (cx, cy), radius, 255, -1)
+    # Side faces: the top face's outline pushed away from the camera by ``off``.
+    off = rng.uniform(-0.35, 0.35, 2) * face
+    m = np.float32([[1, 0, off[0]], [0, 1, off[1]]])
+    below = cv2.warpAffine(top, m, (canvas, canvas))
+    skirt = np.zeros_like(top)
+    for t in np.linspace(0, 1, 8):
+        mt = np.float32([[1, 0, off[0] * t], [0, 1, off[1] * t]])
+        skirt |= cv2.warpAffine(top, mt, (canvas, canvas))
+    skirt |= below
+    skirt[top > 0] = 0
+    shade = rng.uniform(0.45, 0.85)
+    spread = face * rng.uniform(0.24, 0.3)
+    r = face * rng.uniform(0.07, 0.11)
+    side_pips = np.zeros_like(top)
+    for axis in (0, 1):  # the side face seen along x, then along y
+        depth = off[axis]
+        if abs(depth) < 0.1 * face:
+            continue
+        edge = c + np.sign(depth) * h + depth / 2  # the side face's middle, foreshortened
+        for a, b in LAYOUT[int(rng.integers(1, 7))]:
+            along = c + a * spread
+            across = edge + b * abs(depth) * 0.3
+            centre = (across, along) if axis == 0 else (along, across)
+            axes = (abs(depth) * 0.25 * r / (0.09 * face), r) if axis == 0 else (
+                r, abs(depth) * 0.25 * r / (0.09 * face))
+            cv2.ellipse(side_pips, (int(centre[0]), int(centre[1])),
+                        (max(1, int(axes[0])), max(1, int(axes[1]))), 0, 0, 360, 255, -1)
+    top_pips = np.zeros_like(top)
+    for px, py in LAYOUT[value]:
+        if pips is not None:
+            pips.append((c + px * spread, c + py * spread))
+        cv2.circle(top_pips, (int(c + px * spread), int(c + py * spread)), max(1, int(r)),
+                   255, -1, lineType=cv2.LINE_AA)
+    side_pips[skirt == 0] = 0
+    top_pips[top == 0] = 0
+    sk, tp = skirt[..., None] / 255.0, top[..., None] / 255.0
+    img = img * (1 - sk) + body * shade * sk
+    img = img * (1 - tp) + body * tp
+    for mask, k in ((side_pips, shade), (top_pips, 1.0)):
+        a = mask[..., None].astype(np.float32) / 255.0
+        img = img * (1 - a) + pip[None, None, :] * k * a
+    if rng.random() < 0.3:  # glare: a soft white spot
+        g = np.zeros((canvas, canvas), np.float32)
+        cv2.circle(g, (int(c + rng.uniform(-h, h)), int(c + rng.uniform(-h, h))),
+                   int(face * rng.uniform(0.05, 0.2)), 1.0, -1)
+        g = np.asarray(cv2.GaussianBlur(g, (0, 0), face * 0.05), np.float32)
+        img += g[..., None] * rng.uniform(60, 200)
+    return np.clip(img, 0, 255).astype(np.uint8), face

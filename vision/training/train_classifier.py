@@ -33,7 +33,7 @@ from vision.training.common import (
     load_train,
     sim_samples,
 )
-from vision.training.synth import synth_face, synth_tilted
+from vision.training.synth import synth_die, synth_face, synth_tilted
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 _OUT = [CROP_PX]  # crop side in pixels; --crop-px changes it (a second-opinion model)
@@ -43,11 +43,31 @@ def _cut(image: np.ndarray, x: float, y: float, face: float, angle: float = 0.0)
     return cut(image, x, y, face, angle, out=_OUT[0])
 
 
-def make_net() -> nn.Module:
-    """A small CNN: about 13 M multiply-adds per 32×32 crop."""
-    def block(cin: int, cout: int) -> list[nn.Module]:
-        return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU()]
+def make_net(arch: str = "small") -> nn.Module:
+    """A small CNN: about 13 M multiply-adds per 32×32 crop (``small``).
 
+    ``deep`` starts with a strided convolution (cheap at full crop resolution) and
+    spends the saved work on a third, wider stage: about 15 M multiply-adds at 40×40."""
+    def block(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
+        return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
+                nn.BatchNorm2d(cout), nn.ReLU()]
+
+    if arch == "deep":
+        return nn.Sequential(
+            *block(3, 32, 2),
+            *block(32, 48), nn.MaxPool2d(2),
+            *block(48, 64), *block(64, 64), nn.MaxPool2d(2),
+            *block(64, 96), *block(96, 96),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(96, N_CLASSES),
+        )
+    if arch == "wide":
+        return nn.Sequential(
+            *block(3, 32, 2),
+            *block(32, 64), nn.MaxPool2d(2),
+            *block(64, 96), *block(96, 96), nn.MaxPool2d(2),
+            *block(96, 128), *block(128, 128),
+            nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(128, N_CLASSES),
+        )
     return nn.Sequential(
         *block(3, 24), nn.MaxPool2d(2),
         *block(24, 48), *block(48, 48), nn.MaxPool2d(2),
@@ -120,11 +140,24 @@ def mine_negatives(samples: list[Sample], detector: Path) -> list[np.ndarray]:
 
 def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
                negatives: list[np.ndarray] | None = None,
-               tilted_reps: int = 1, strong: bool = False) -> tuple[np.ndarray, np.ndarray]:
-    """One epoch of freshly augmented crops and their classes."""
+               tilted_reps: int = 1, strong: bool = False,
+               rich: float = 0.0, light: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """One epoch of freshly augmented crops and their classes.
+
+    ``rich`` is the share of synthetic dice drawn by :func:`synth_die` (marbled bodies,
+    side faces with pips) instead of :func:`synth_face`; ``light`` scales the colour
+    changes applied to crops of real photos (1 = as strong as for synthetic ones)."""
+    def face_or_die(v: int, pips: list[tuple[float, float]] | None = None
+                    ) -> tuple[np.ndarray, float]:
+        if rich > 0 and rng.random() < rich:
+            return synth_die(rng, v, pips=pips)
+        return synth_face(rng, v, pips=pips)
+
     crops: list[np.ndarray] = []
     labels: list[int] = []
+    photo: list[bool] = []  # crop comes from a real photo (not simulated or synthetic)
     for k, s in enumerate(samples):
+        before = len(crops)
         if negatives is not None:
             for x, y, f in negatives[k]:
                 crops.append(_die_crop(rng, s.image, x, y, f))
@@ -139,6 +172,7 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
                 crops.append(_die_crop(rng, img, cx, cy, face))
                 labels.append(TILTED if value < 0 else int(value) - 1)
         if len(faces) == 0:
+            photo.extend([s.source != "sim"] * (len(crops) - before))
             continue
         med = float(np.median(faces[:, 2]))
         # Background: points at least a face away from every die.
@@ -164,15 +198,16 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
             if np.min(np.hypot(faces[:, 0] - x, faces[:, 1] - y) / faces[:, 2]) > 0.6:
                 crops.append(_cut(img, x, y, face, float(rng.uniform(0, 360))))
                 labels.append(NOT_DIE)
+        photo.extend([s.source != "sim"] * (len(crops) - before))
     for _ in range(n_synth):
         v = int(rng.integers(1, 7))
-        canvas, face = synth_face(rng, v)
+        canvas, face = face_or_die(v)
         c = canvas.shape[0] / 2
         crops.append(_die_crop(rng, canvas, c, c, face))
         labels.append(v - 1)
     for _ in range(n_synth // 6):
         pips: list[tuple[float, float]] = []
-        canvas, face = synth_face(rng, int(rng.integers(2, 7)), pips=pips)
+        canvas, face = face_or_die(int(rng.integers(2, 7)), pips=pips)
         px, py = pips[int(rng.integers(len(pips)))]
         crops.append(_cut(canvas, px + rng.normal(0, 1), py + rng.normal(0, 1),
                          face * rng.uniform(0.3, 0.6), float(rng.uniform(0, 360))))
@@ -189,7 +224,9 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         labels.append(TILTED)
     if strong:
         crops = [strong_aug(rng, c) for c in crops]
-    x = np.stack([colour_jitter(rng, c, max_blur=3) for c in crops]).astype(np.float32) / 255.0
+    photo.extend([False] * (len(crops) - len(photo)))
+    x = np.stack([colour_jitter(rng, c, max_blur=3, strength=light if p else 1.0)
+                  for c, p in zip(crops, photo)]).astype(np.float32) / 255.0
     return x.transpose(0, 3, 1, 2).copy(), np.array(labels, np.int64)
 
 
@@ -209,6 +246,12 @@ def main() -> None:
                     help="leave every fourth train photo out (to judge a model on unseen photos)")
     ap.add_argument("--strong-aug", action="store_true",
                     help="add oblique squash, small-die blur, marbling and glare to every crop")
+    ap.add_argument("--arch", choices=("small", "deep", "wide"), default="small",
+                    help="network shape (see make_net)")
+    ap.add_argument("--rich-synth", type=float, default=0.0,
+                    help="share of synthetic dice drawn marbled and with pipped side faces")
+    ap.add_argument("--light-real", type=float, default=1.0,
+                    help="strength of the colour changes on real photo crops (0-1)")
     ap.add_argument("--init", type=Path, default=None, help="torch weights to start from")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--detector", type=Path, default=None,
@@ -226,7 +269,7 @@ def main() -> None:
     negatives = mine_negatives(samples, args.detector) if args.detector else None
     if negatives is not None:
         print(f"{sum(len(n) for n in negatives)} mined negatives", flush=True)
-    net = make_net()
+    net = make_net(args.arch)
     if args.init is not None:
         net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -237,7 +280,7 @@ def main() -> None:
             group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * epoch / args.epochs))
         t0 = time.time()
         x, y = make_epoch(rng, samples, args.synth, negatives, args.tilted_reps,
-                          args.strong_aug)
+                          args.strong_aug, args.rich_synth, args.light_real)
         order = rng.permutation(len(y))
         net.train()
         total, right, seen = 0.0, 0, 0
