@@ -190,3 +190,81 @@ def test_tilted_dice_are_flagged_not_scored() -> None:
 # Measured: 14 of 27 leaning dice flagged (the rest read as their top face); floor
 # a little below, so it cannot get worse unnoticed.
 TILTED_FLAGGED_FLOOR = 0.45
+
+
+def _probs(value: int, p: float, tilted: float = 0.0) -> np.ndarray:
+    """Class probabilities: ``value`` at ``p``, a little ``tilted``, the rest on 'not a die'
+    and the other values."""
+    from vision import classify
+
+    row = np.full(classify.N_CLASSES, (1.0 - p - tilted) / (classify.N_CLASSES - 2), np.float32)
+    row[value - 1] = p
+    row[classify.TILTED] = tilted
+    return row
+
+
+@pytest.mark.parametrize(
+    ("first", "closer", "expect"),
+    [
+        # The first look is unsure; the closer look is sure: the die is scored.
+        (_probs(5, 0.6), _probs(5, 0.97), (5, False)),
+        # The closer look reads another value, and surely: its reading wins.
+        (_probs(5, 0.6), _probs(4, 0.95), (4, False)),
+        # Both unsure: a person confirms it.
+        (_probs(5, 0.6), _probs(5, 0.7), (5, True)),
+        # The first look suspects a leaning die: no closer look, a person confirms it.
+        (_probs(5, 0.6, tilted=0.05), _probs(5, 0.99), (5, True)),
+        # The first look is sure: no closer look is needed.
+        (_probs(3, 0.95), _probs(5, 0.99), (3, False)),
+    ],
+)
+def test_second_look_decides_unsure_dice(monkeypatch: pytest.MonkeyPatch, first: np.ndarray,
+                                         closer: np.ndarray, expect: tuple[int, bool]) -> None:
+    from vision import classify
+
+    image, truth = _sim_frame(0, SIM_SIZES[0])
+    calls: list[int] = []
+
+    def closely(_image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
+        calls.append(len(centres))
+        return np.stack([closer] * len(centres))
+
+    n_cands: list[int] = []
+
+    def first_look(crops: np.ndarray, views: int = 1) -> np.ndarray:
+        n_cands.append(len(crops))
+        return np.stack([first] * len(crops))
+
+    monkeypatch.setattr(classify, "classify", first_look)
+    monkeypatch.setattr(classify, "classify_closely", closely)
+    reading = read_dice(image)
+    assert reading.dice
+    assert {(d.value, d.flagged) for d in reading.dice} == {expect}
+    unsure = first.max() < THRESHOLD and first[classify.TILTED] < 0.02
+    assert calls == ([n_cands[0]] if unsure else [])
+
+
+def test_without_the_second_look_model_unsure_dice_stay_flagged(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    from pathlib import Path
+
+    from vision import classify
+
+    image, _truth = _sim_frame(0, SIM_SIZES[0])
+    monkeypatch.setattr(classify, "SECOND_MODEL", Path(str(tmp_path)) / "missing.onnx")
+    monkeypatch.setattr(classify, "classify",
+                        lambda crops, views=1: np.stack([_probs(2, 0.6)] * len(crops)))
+    reading = read_dice(image)
+    assert reading.dice and all(d.flagged and d.value == 2 for d in reading.dice)
+
+
+def test_second_look_model_reads_40px_crops() -> None:
+    from vision import classify, crops
+
+    assert classify.second_available()
+    image, truth = _sim_frame(1, SIM_SIZES[0])
+    die = next(d for d in truth if not d.tilted)
+    probs = classify.classify_closely(image, [(die.center[0], die.center[1], die.side)])
+    assert probs.shape == (1, classify.N_CLASSES)
+    assert int(np.argmax(probs[0])) == die.value - 1
+    assert crops.cut(image, *die.center, die.side, out=classify.SECOND_CROP_PX).shape[:2] == (40, 40)

@@ -138,15 +138,37 @@ def mine_negatives(samples: list[Sample], detector: Path) -> list[np.ndarray]:
     return out
 
 
+def hard_dice(samples: list[Sample], model: Path, times: int) -> list[np.ndarray]:
+    """Per sample, ``times`` for each photo die that ``model`` reads wrong or below 0.9
+    at its labelled place (the dice a model finds hard), 1 for the rest."""
+    net = cv2.dnn.readNetFromONNX(str(model))
+    out = []
+    for s in samples:
+        reps = np.ones(len(s.dice), np.int64)
+        if s.source != "sim" and len(s.dice):
+            crops = np.stack([_cut(s.image, x, y, f) for x, y, f, _v in s.dice])
+            net.setInput(np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0))
+            logits = net.forward().reshape(len(crops), -1)
+            p = np.exp(logits - logits.max(1, keepdims=True))
+            p /= p.sum(1, keepdims=True)
+            for i, (_x, _y, _f, v) in enumerate(s.dice):
+                if v > 0 and (int(np.argmax(p[i])) != int(v) - 1 or p[i, int(v) - 1] < 0.9):
+                    reps[i] = times
+        out.append(reps)
+    return out
+
+
 def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
                negatives: list[np.ndarray] | None = None,
                tilted_reps: int = 1, strong: bool = False,
-               rich: float = 0.0, light: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+               rich: float = 0.0, light: float = 1.0,
+               hard: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of freshly augmented crops and their classes.
 
     ``rich`` is the share of synthetic dice drawn by :func:`synth_die` (marbled bodies,
     side faces with pips) instead of :func:`synth_face`; ``light`` scales the colour
-    changes applied to crops of real photos (1 = as strong as for synthetic ones)."""
+    changes applied to crops of real photos (1 = as strong as for synthetic ones);
+    ``hard`` holds, per sample, how many times more often each die is shown."""
     def face_or_die(v: int, pips: list[tuple[float, float]] | None = None
                     ) -> tuple[np.ndarray, float]:
         if rich > 0 and rng.random() < rich:
@@ -167,8 +189,9 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         faces = s.dice
         # byler-d6's marbled, small, oblique dice are the hardest: show them more often.
         reps = {"byler-d6": 4, "sim": 1}.get(s.source, 2)
-        for cx, cy, face, value in faces:
-            for _ in range(reps * (tilted_reps if value < 0 else 1)):
+        extra = hard[k] if hard is not None else np.ones(len(faces), np.int64)
+        for (cx, cy, face, value), more in zip(faces, extra):
+            for _ in range(int(more) * reps * (tilted_reps if value < 0 else 1)):
                 crops.append(_die_crop(rng, img, cx, cy, face))
                 labels.append(TILTED if value < 0 else int(value) - 1)
         if len(faces) == 0:
@@ -252,6 +275,9 @@ def main() -> None:
                     help="share of synthetic dice drawn marbled and with pipped side faces")
     ap.add_argument("--light-real", type=float, default=1.0,
                     help="strength of the colour changes on real photo crops (0-1)")
+    ap.add_argument("--hard", type=Path, default=None,
+                    help="a classifier.onnx (same crop size): photo dice it finds hard are shown more")
+    ap.add_argument("--hard-times", type=int, default=3)
     ap.add_argument("--init", type=Path, default=None, help="torch weights to start from")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--detector", type=Path, default=None,
@@ -269,6 +295,9 @@ def main() -> None:
     negatives = mine_negatives(samples, args.detector) if args.detector else None
     if negatives is not None:
         print(f"{sum(len(n) for n in negatives)} mined negatives", flush=True)
+    hard = hard_dice(samples, args.hard, args.hard_times) if args.hard else None
+    if hard is not None:
+        print(f"{sum(int((h > 1).sum()) for h in hard)} hard photo dice", flush=True)
     net = make_net(args.arch)
     if args.init is not None:
         net.load_state_dict(torch.load(args.init))
@@ -280,7 +309,7 @@ def main() -> None:
             group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * epoch / args.epochs))
         t0 = time.time()
         x, y = make_epoch(rng, samples, args.synth, negatives, args.tilted_reps,
-                          args.strong_aug, args.rich_synth, args.light_real)
+                          args.strong_aug, args.rich_synth, args.light_real, hard)
         order = rng.permutation(len(y))
         net.train()
         total, right, seen = 0.0, 0, 0
