@@ -229,6 +229,11 @@ class RollWatcher:
                 return [WatchEvent("moving", self.frame_index)]
             return []
         self._run += 1
+        if self._run == 1:
+            # The first still frame is what creep is measured against: the last moving
+            # frame would count the final small motion of the dice as creep and call a
+            # settled tray moving again.
+            self._anchor = small
         if not self.moving:
             return []
         # Read only the last `votes` frames before the settle, never while waiting on a hand.

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vision.sim import SimulatedTray
@@ -102,6 +102,9 @@ def test_one_roll_gives_one_moving_and_one_settled_soon_after_the_dice_stop(
 
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), dice=st.integers(1, 6))
+# Found by this test in CI: a die's last small move before it stopped was counted as
+# creep two frames later, and the settled tray was called moving again.
+@example(seed=71688569, dice=6)
 def test_any_tray_any_throw_one_settle_within_three_frames(seed: int, dice: int) -> None:
     """Dark dice on dark felt, tiny dice, many dice: every throw settles once, on time."""
     tray = SimulatedTray(seed=seed, size=(320, 240), dice=dice)
