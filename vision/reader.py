@@ -104,7 +104,8 @@ def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> Read
     """Find and read every die in a BGR frame.
 
     Works with no calibration (die size found from the image); with one, it looks only
-    inside the tray, at the calibrated die size, and reads taught picture faces.
+    inside the tray, at the calibrated die size, ignores what the empty tray already
+    shows (a die printed on the felt), and reads taught picture faces.
     """
     if image is None or image.ndim not in (2, 3) or image.size == 0:
         raise ValueError("read_dice needs a non-empty BGR image")

@@ -92,6 +92,41 @@ def test_calibration_ignores_dice_outside_the_tray() -> None:
     assert sorted(reading.values) == right
 
 
+
+def test_calibration_background_ignores_what_the_empty_tray_shows() -> None:
+    """A die printed on the tray (it is in the empty-tray picture) is not read; a die
+    thrown into that tray is, with or without the background in the calibration."""
+    import dataclasses
+
+    rng = np.random.default_rng(21)
+    style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), tilt=0.0, clutter=0)
+    printed, printed_truth = render_tray(rng, [4, 6], (640, 480), style=style)
+    thrown, thrown_truth = render_tray(rng, [2, 5, 3], (640, 480), style=style)
+    # The tray "has" the printed dice: paste them into the frame with thrown dice,
+    # away from the thrown ones.
+    frame = thrown.copy()
+    kept = []
+    for d in printed_truth:
+        x0, y0, x1, y1 = (int(v) for v in d.box)
+        pad = int(0.3 * d.side)
+        x0, y0, x1, y1 = x0 - pad, y0 - pad, x1 + pad, y1 + pad
+        if all(np.hypot(t.center[0] - d.center[0], t.center[1] - d.center[1]) > 2 * d.side
+               for t in thrown_truth):
+            frame[y0:y1, x0:x1] = printed[y0:y1, x0:x1]
+            kept.append(d)
+    assert kept, "the layout left no room for a printed die"
+    size = float(np.median([d.side for d in thrown_truth]))
+    plain = Calibration(die_size_px=size)
+    with_bg = Calibration(die_size_px=size, background=printed)
+    # Without the empty tray, the printed dice look like dice and are read.
+    assert len(read_dice(frame, plain).dice) == len(thrown_truth) + len(kept)
+    # With it, only the thrown dice are.
+    reading = read_dice(frame, with_bg)
+    assert sorted(reading.values) == sorted(d.value for d in thrown_truth)
+    assert len(reading.dice) == len(thrown_truth)
+    # The empty tray itself reads no dice at all.
+    assert read_dice(printed, with_bg).dice == ()
+
 def _frame_with_logo(seed: int, canvas: np.ndarray, face: float,
                      angle: float) -> tuple[np.ndarray, tuple[int, int], float]:
     """A simulated tray with two dice and a die showing a logo, at ``angle``."""
