@@ -50,6 +50,17 @@ def _logo(rng: np.random.Generator, img: np.ndarray, c: float, face: float, colo
         cv2.polylines(img, [pts], False, colour, max(1, int(face * 0.06)), cv2.LINE_AA)
 
 
+def _glare(rng: np.random.Generator, img: np.ndarray, face: float) -> np.ndarray:
+    """A soft white spot somewhere on the centred top face of ``face`` px."""
+    canvas = img.shape[0]
+    c, h = canvas / 2, face / 2
+    g = np.zeros((canvas, canvas), np.float32)
+    cv2.circle(g, (int(c + rng.uniform(-h, h)), int(c + rng.uniform(-h, h))),
+               int(face * rng.uniform(0.05, 0.2)), 1.0, -1)
+    g = np.asarray(cv2.GaussianBlur(g, (0, 0), face * 0.05), np.float32)
+    return np.asarray(img + g[..., None] * rng.uniform(60, 200), np.float32)
+
+
 def synth_face(rng: np.random.Generator, value: int, canvas: int = 96,
                picture: bool = False, pips: list[tuple[float, float]] | None = None,
                ) -> tuple[np.ndarray, float]:
@@ -91,12 +102,8 @@ def synth_face(rng: np.random.Generator, value: int, canvas: int = 96,
                    pip.tolist(), -1, lineType=cv2.LINE_AA)
     if picture:
         _logo(rng, img, c, face, pip.tolist())
-    if rng.random() < 0.3:  # glare: a soft white spot
-        g = np.zeros((canvas, canvas), np.float32)
-        cv2.circle(g, (int(c + rng.uniform(-h, h)), int(c + rng.uniform(-h, h))),
-                   int(face * rng.uniform(0.05, 0.2)), 1.0, -1)
-        g = np.asarray(cv2.GaussianBlur(g, (0, 0), face * 0.05), np.float32)
-        img += g[..., None] * rng.uniform(60, 200)
+    if rng.random() < 0.3:
+        img = _glare(rng, img, face)
     return np.clip(img, 0, 255).astype(np.uint8), face
 
 
@@ -213,10 +220,6 @@ def synth_die(rng: np.random.Generator, value: int, canvas: int = 96,
     for mask, k in ((side_pips, shade), (top_pips, 1.0)):
         a = mask[..., None].astype(np.float32) / 255.0
         img = img * (1 - a) + pip[None, None, :] * k * a
-    if rng.random() < 0.3:  # glare: a soft white spot
-        g = np.zeros((canvas, canvas), np.float32)
-        cv2.circle(g, (int(c + rng.uniform(-h, h)), int(c + rng.uniform(-h, h))),
-                   int(face * rng.uniform(0.05, 0.2)), 1.0, -1)
-        g = np.asarray(cv2.GaussianBlur(g, (0, 0), face * 0.05), np.float32)
-        img += g[..., None] * rng.uniform(60, 200)
+    if rng.random() < 0.3:
+        img = _glare(rng, img, face)
     return np.clip(img, 0, 255).astype(np.uint8), face
