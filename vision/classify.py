@@ -54,7 +54,7 @@ def classify_closely(image: np.ndarray, centres: list[tuple[float, float, float]
     if not centres:
         return np.zeros((0, N_CLASSES), np.float32)
     crops = np.stack([cut(image, x, y, f, out=SECOND_CROP_PX) for x, y, f in centres])
-    return _run(_second_net(), crops)
+    return probabilities(_second_net(), crops)
 
 
 def crops_of(image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
@@ -82,10 +82,11 @@ def classify(crops: np.ndarray, views: int = 1) -> np.ndarray:
 
 
 def _probs(crops: np.ndarray) -> np.ndarray:
-    return _run(_net(), crops)
+    return probabilities(_net(), crops)
 
 
-def _run(net: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:
+def probabilities(net: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:
+    """Class probabilities (n, 9) that classifier ``net`` gives a stack of BGR crops."""
     blob = crops.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
     net.setInput(np.ascontiguousarray(blob))
     logits = net.forward().reshape(len(crops), -1)

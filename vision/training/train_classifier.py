@@ -22,6 +22,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from vision.classify import probabilities
 from vision.crops import CROP_PX, cut
 from vision.training.common import (
     N_CLASSES,
@@ -147,10 +148,7 @@ def hard_dice(samples: list[Sample], model: Path, times: int) -> list[np.ndarray
         reps = np.ones(len(s.dice), np.int64)
         if s.source != "sim" and len(s.dice):
             crops = np.stack([_cut(s.image, x, y, f) for x, y, f, _v in s.dice])
-            net.setInput(np.ascontiguousarray(crops.astype(np.float32).transpose(0, 3, 1, 2) / 255.0))
-            logits = net.forward().reshape(len(crops), -1)
-            p = np.exp(logits - logits.max(1, keepdims=True))
-            p /= p.sum(1, keepdims=True)
+            p = probabilities(net, crops)
             for i, (_x, _y, _f, v) in enumerate(s.dice):
                 if v > 0 and (int(np.argmax(p[i])) != int(v) - 1 or p[i, int(v) - 1] < 0.9):
                     reps[i] = times
