@@ -27,6 +27,10 @@ VIEWS = 1  # classifier views per die (2 adds a mirrored view: slower, more caut
 # 92.4 % -> 92.8 %; about half a second look per photo, cheaper than the four turned
 # views it replaces (85.7 % there).
 SECOND_LOOK = True
+# The dice that get it: those the first look reads below this. It is kept apart from the
+# flagging threshold (vision.reader.THRESHOLD) because where the small net is sure the
+# deeper one often is less so (sending it more dice read fewer right; see the notes).
+SECOND_LOOK_BELOW = 0.85
 TILT_HINT = 0.02  # no second look when the first gives "tilted" at least this much
 
 
@@ -43,14 +47,7 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
         if calibration.background is not None and calibration.background.shape == image.shape:
             cands = [c for c in cands if not _part_of_tray(image, calibration.background, c)]
     if calibration is not None and calibration.die_size_px:
-        # Something far bigger or smaller than the calibrated die (a card, a coin, a
-        # pip) is not a die. The rest are cut at the calibrated size: one camera over
-        # one tray sees its dice at one size, and the detector's estimate at this
-        # reduced scale is the rougher one (simulated trays: 31 of 40 frames read
-        # right this way, 26 with the estimate).
-        size = float(calibration.die_size_px)
-        cands = [detect.Candidate(c.x, c.y, size, c.score) for c in cands
-                 if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
+        cands = _sized(cands, float(calibration.die_size_px))
     probs = classify.classify(classify.crops_of(image, [(c.x, c.y, c.face) for c in cands]),
                               views=VIEWS)
     if SECOND_LOOK and len(probs):
@@ -88,6 +85,18 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     return out
 
 
+def _sized(cands: list[detect.Candidate], size: float) -> list[detect.Candidate]:
+    """Candidates cut at the calibrated die size ``size``.
+
+    Something far bigger or smaller than the calibrated die (a card, a coin, a pip) is
+    not a die. The rest are cut at the calibrated size: one camera over one tray sees
+    its dice at one size, and the detector's estimate at this reduced scale is the
+    rougher one (simulated trays: 31 of 40 frames read right this way, 26 with the
+    estimate)."""
+    return [detect.Candidate(c.x, c.y, size, c.score) for c in cands
+            if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
+
+
 def _part_of_tray(image: np.ndarray, background: np.ndarray, c: detect.Candidate) -> bool:
     """Whether the box of candidate ``c`` looks as it does in the empty tray."""
     half = BOX_HALF * c.face
@@ -110,7 +119,7 @@ def _second_look(image: np.ndarray, cands: list[detect.Candidate],
     # A die the first look finds possibly leaning stays with a person: a closer look at
     # a leaning die can read its top face confidently.
     unsure = [i for i in range(len(probs))
-              if top[i] < classify.NOT_DIE and probs[i, top[i]] < THRESHOLD
+              if top[i] < classify.NOT_DIE and probs[i, top[i]] < SECOND_LOOK_BELOW
               and probs[i, classify.TILTED] < TILT_HINT]
     if not unsure:
         return probs

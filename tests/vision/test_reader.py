@@ -255,7 +255,7 @@ def _probs(value: int, p: float, tilted: float = 0.0) -> np.ndarray:
 )
 def test_second_look_decides_unsure_dice(monkeypatch: pytest.MonkeyPatch, first: np.ndarray,
                                          closer: np.ndarray, expect: tuple[int, bool]) -> None:
-    from vision import classify
+    from vision import classify, learned
 
     image, truth = _sim_frame(0, SIM_SIZES[0])
     calls: list[int] = []
@@ -275,7 +275,7 @@ def test_second_look_decides_unsure_dice(monkeypatch: pytest.MonkeyPatch, first:
     reading = read_dice(image)
     assert reading.dice
     assert {(d.value, d.flagged) for d in reading.dice} == {expect}
-    unsure = first.max() < THRESHOLD and first[classify.TILTED] < 0.02
+    unsure = first.max() < learned.SECOND_LOOK_BELOW and first[classify.TILTED] < learned.TILT_HINT
     assert calls == ([n_cands[0]] if unsure else [])
 
 

@@ -223,3 +223,26 @@ def synth_die(rng: np.random.Generator, value: int, canvas: int = 96,
     if rng.random() < 0.3:
         img = _glare(rng, img, face)
     return np.clip(img, 0, 255).astype(np.uint8), face
+
+
+def glare_streak(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """A thin bright arc across a die crop: the window or lamp reflected by a glossy or
+    translucent die, which on the shared photos runs along edges and across pips.
+
+    The arc is long and thin, so it never looks like a round pip; the net learns to
+    count past it instead of flagging every glossy die."""
+    n = crop.shape[0]
+    mask = np.zeros((n, n), np.float32)
+    # On the die: its top face fills the middle 70 % of a crop (vision/crops.py).
+    centre = (int(n / 2 + rng.normal(0, n / 10)), int(n / 2 + rng.normal(0, n / 10)))
+    axes = (int(rng.uniform(0.1, 0.45) * n), int(rng.uniform(0.1, 0.45) * n))
+    start = float(rng.uniform(0, 360))
+    span = float(rng.uniform(40, 140))
+    thick = max(1, int(round(n * rng.uniform(0.02, 0.06))))
+    cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), start, start + span, 1.0,
+                thick, cv2.LINE_AA)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.3, 0.8))[..., None]
+    strength = rng.uniform(0.5, 1.0)
+    white = rng.uniform(215, 255)
+    out = crop.astype(np.float32) * (1 - strength * mask) + white * strength * mask
+    return np.clip(out, 0, 255).astype(np.uint8)

@@ -34,7 +34,7 @@ from vision.training.common import (
     load_train,
     sim_samples,
 )
-from vision.training.synth import synth_die, synth_face, synth_tilted
+from vision.training.synth import glare_streak, synth_die, synth_face, synth_tilted
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 _OUT = [CROP_PX]  # crop side in pixels; --crop-px changes it (a second-opinion model)
@@ -160,13 +160,15 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
                negatives: list[np.ndarray] | None = None,
                tilted_reps: int = 1, strong: bool = False,
                rich: float = 0.0, light: float = 1.0,
-               hard: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+               hard: list[np.ndarray] | None = None,
+               streaks: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of freshly augmented crops and their classes.
 
     ``rich`` is the share of synthetic dice drawn by :func:`synth_die` (marbled bodies,
     side faces with pips) instead of :func:`synth_face`; ``light`` scales the colour
     changes applied to crops of real photos (1 = as strong as for synthetic ones);
-    ``hard`` holds, per sample, how many times more often each die is shown."""
+    ``hard`` holds, per sample, how many times more often each die is shown;
+    ``streaks`` is the share of crops given a thin glare arc (:func:`glare_streak`)."""
     def face_or_die(v: int, pips: list[tuple[float, float]] | None = None
                     ) -> tuple[np.ndarray, float]:
         if rich > 0 and rng.random() < rich:
@@ -245,6 +247,8 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
         labels.append(TILTED)
     if strong:
         crops = [strong_aug(rng, c) for c in crops]
+    if streaks > 0:
+        crops = [glare_streak(rng, c) if rng.random() < streaks else c for c in crops]
     photo.extend([False] * (len(crops) - len(photo)))
     x = np.stack([colour_jitter(rng, c, max_blur=3, strength=light if p else 1.0)
                   for c, p in zip(crops, photo)]).astype(np.float32) / 255.0
@@ -276,6 +280,8 @@ def main() -> None:
     ap.add_argument("--hard", type=Path, default=None,
                     help="a classifier.onnx (same crop size): photo dice it finds hard are shown more")
     ap.add_argument("--hard-times", type=int, default=3)
+    ap.add_argument("--streaks", type=float, default=0.0,
+                    help="share of crops given a thin glare arc (glossy, translucent dice)")
     ap.add_argument("--init", type=Path, default=None, help="torch weights to start from")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--detector", type=Path, default=None,
@@ -307,7 +313,8 @@ def main() -> None:
             group["lr"] = args.lr * 0.5 * (1 + np.cos(np.pi * epoch / args.epochs))
         t0 = time.time()
         x, y = make_epoch(rng, samples, args.synth, negatives, args.tilted_reps,
-                          args.strong_aug, args.rich_synth, args.light_real, hard)
+                          args.strong_aug, args.rich_synth, args.light_real, hard,
+                          args.streaks)
         order = rng.permutation(len(y))
         net.train()
         total, right, seen = 0.0, 0, 0
