@@ -37,6 +37,7 @@ class Sample:
     image: np.ndarray
     dice: np.ndarray  # float32 (n, 4)
     source: str
+    file: str = ""
 
 
 def _faces_byler(entry: dict) -> list[tuple[float, float, float, int]]:
@@ -86,8 +87,19 @@ def load_train(root: Path = DATASETS) -> list[Sample]:
         for e in entries:
             image = cv2.imread(str(folder / e["file"]), cv2.IMREAD_COLOR)
             rows = _faces_byler(e) if name == "byler-d6" else _faces_matteo(e, median)
-            samples.append(Sample(image, np.array(rows, np.float32).reshape(-1, 4), name))
+            samples.append(Sample(image, np.array(rows, np.float32).reshape(-1, 4), name,
+                                  e["file"]))
     return samples
+
+
+HOLDOUT_EVERY = 4  # --holdout leaves every fourth train photo out of training
+
+
+def held_out(samples: list[Sample]) -> tuple[list[Sample], list[Sample]]:
+    """``load_train()``'s photos split into (kept for training, held out to judge)."""
+    keep = [s for k, s in enumerate(samples) if k % HOLDOUT_EVERY != 0]
+    held = [s for k, s in enumerate(samples) if k % HOLDOUT_EVERY == 0]
+    return keep, held
 
 
 def sim_samples(n: int, seed: int, tilt: float = 0.0) -> list[Sample]:

@@ -31,6 +31,7 @@ from vision.training.common import (
     TILTED,
     Sample,
     colour_jitter,
+    held_out,
     load_train,
     sim_samples,
 )
@@ -293,7 +294,7 @@ def main() -> None:
     _OUT[0] = args.crop_px
     real = load_train()
     if args.holdout:
-        real = [s for k, s in enumerate(real) if k % 4 != 0]
+        real = held_out(real)[0]
     samples = real + sim_samples(args.sim, seed=1, tilt=args.sim_tilt)
     print(f"{len(samples)} photos/frames, {sum(len(s.dice) for s in samples)} dice", flush=True)
     negatives = mine_negatives(samples, args.detector) if args.detector else None
