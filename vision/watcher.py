@@ -24,7 +24,7 @@ from typing import Any, Literal
 import cv2
 import numpy as np
 
-__all__ = ["RollWatcher", "WatchEvent", "thumbnail"]
+__all__ = ["RollWatcher", "WatchEvent", "WatchSettings", "thumbnail"]
 
 _Thumb = tuple[np.ndarray, float]  # grey thumbnail and its mean brightness
 
@@ -107,58 +107,68 @@ def _vote(readings: list[Any]) -> Any:
     return readings[best]
 
 
-class RollWatcher:
-    """Watches frames for throws; see the module docstring for the rules.
+@dataclass(frozen=True)
+class WatchSettings:
+    """How the watcher tells moving from settled; the defaults suit a 30 fps camera.
 
-    ``read`` is the reader (``vision.reader.read_dice`` or a wrapper with the
-    calibration bound); it is called only on settled frames. ``settle_frames`` still
-    frames in a row (counting the first one at rest) make a settle, so the settled event
-    comes ``settle_frames - 1`` frames after the last die stops. ``votes`` (at most
-    ``settle_frames - 1``) is how many of those still frames are read; the event carries
-    the reading most of them agree on.
+    ``settle_frames`` still frames in a row (counting the first one at rest) make a
+    settle, so the settled event comes ``settle_frames - 1`` frames after the last die
+    stops. ``votes`` (at most ``settle_frames - 1``) is how many of those still frames
+    are read; the event carries the reading most of them agree on.
 
     ``region`` ``(x0, y0, x1, y1)`` in frame pixels limits the motion check to the tray
     (from a calibration), so arms resting on the table beside it are not taken for a
     hand in the tray; the reader still gets the whole frame.
 
-    Thresholds are in grey levels of the thumbnail (after matching brightness) and in
-    fractions of its pixels. Not thread-safe: feed it from one thread.
+    ``level`` is in grey levels of the ``width``-px thumbnail (after matching
+    brightness); the fractions are of its pixels: ``motion_fraction`` changed between
+    two frames is movement, ``scene_fraction`` changed since the last settled scene is a
+    new scene. A brightness jump above ``flicker`` (relative) is skipped for up to
+    ``flicker_frames`` frames. A changed blob of ``hand_fraction`` of the picture, or of
+    ``hand_edge_fraction`` touching its edge, is a hand, waited on for at most
+    ``obstructed_frames`` frames.
+
+    >>> WatchSettings(settle_frames=4, votes=3).votes
+    3
+    >>> WatchSettings(settle_frames=3, votes=3)
+    Traceback (most recent call last):
+    ...
+    ValueError: votes must be 1..2 for settle_frames=3, not 3
     """
 
-    def __init__(
-        self,
-        read: Callable[[np.ndarray], Any] | None = None,
-        *,
-        settle_frames: int = 3,
-        votes: int = 1,
-        width: int = 160,
-        level: float = 10.0,
-        motion_fraction: float = 0.0002,
-        scene_fraction: float = 0.0003,
-        flicker: float = 0.06,
-        flicker_frames: int = 2,
-        hand_fraction: float = 0.10,
-        hand_edge_fraction: float = 0.05,
-        obstructed_frames: int = 45,
-        region: tuple[int, int, int, int] | None = None,
-    ) -> None:
-        if settle_frames < 2:
-            raise ValueError("settle_frames must be at least 2 (one still pair)")
-        if not 1 <= votes <= settle_frames - 1:
-            raise ValueError(f"votes must be 1..{settle_frames - 1} for settle_frames={settle_frames}")
+    settle_frames: int = 3
+    votes: int = 1
+    width: int = 160
+    level: float = 10.0
+    motion_fraction: float = 0.0002
+    scene_fraction: float = 0.0003
+    flicker: float = 0.06
+    flicker_frames: int = 2
+    hand_fraction: float = 0.10
+    hand_edge_fraction: float = 0.05
+    obstructed_frames: int = 45
+    region: tuple[int, int, int, int] | None = None
+
+    def __post_init__(self) -> None:
+        if self.settle_frames < 2:
+            raise ValueError(f"settle_frames must be at least 2 (one still pair), not {self.settle_frames}")
+        if not 1 <= self.votes <= self.settle_frames - 1:
+            raise ValueError(f"votes must be 1..{self.settle_frames - 1} for "
+                             f"settle_frames={self.settle_frames}, not {self.votes}")
+
+
+class RollWatcher:
+    """Watches frames for throws; see the module docstring for the rules.
+
+    ``read`` is the reader (``vision.reader.read_dice`` or a wrapper with the
+    calibration bound); it is called only on settled frames. ``settings`` are the
+    thresholds (:class:`WatchSettings`). Not thread-safe: feed it from one thread.
+    """
+
+    def __init__(self, read: Callable[[np.ndarray], Any] | None = None,
+                 settings: WatchSettings = WatchSettings()) -> None:
         self.read = read
-        self.settle_frames = settle_frames
-        self.votes = votes
-        self.width = width
-        self.level = level
-        self.motion_fraction = motion_fraction
-        self.scene_fraction = scene_fraction
-        self.flicker = flicker
-        self.flicker_frames = flicker_frames
-        self.hand_fraction = hand_fraction
-        self.hand_edge_fraction = hand_edge_fraction
-        self.obstructed_frames = obstructed_frames
-        self.region = region
+        self.settings = settings
         self.last_reading: Any | None = None
         """The reading of the last settled event."""
         self.last_motion: float = 0.0
@@ -180,7 +190,7 @@ class RollWatcher:
     def _changed(self, a: _Thumb, b: _Thumb) -> np.ndarray:
         # Scale b to a's brightness rather than both to a fixed level: that would
         # amplify the sensor noise of a dark tray along with everything else.
-        return np.asarray(cv2.absdiff(a[0], b[0] * np.float32(a[1] / b[1])) > self.level)
+        return np.asarray(cv2.absdiff(a[0], b[0] * np.float32(a[1] / b[1])) > self.settings.level)
 
     def _fraction(self, a: _Thumb, b: _Thumb) -> float:
         return float(np.count_nonzero(self._changed(a, b))) / a[0].size
@@ -191,27 +201,28 @@ class RollWatcher:
         h, w = mask.shape
         for k in range(1, count):
             x, y, bw, bh, area = (int(v) for v in stats[k])
-            if area >= self.hand_fraction * mask.size:
+            if area >= self.settings.hand_fraction * mask.size:
                 return True
             at_edge = x == 0 or y == 0 or x + bw >= w or y + bh >= h
-            if at_edge and area >= self.hand_edge_fraction * mask.size:
+            if at_edge and area >= self.settings.hand_edge_fraction * mask.size:
                 return True
         return False
 
     def feed(self, frame: np.ndarray) -> list[WatchEvent]:
         """Look at the next frame; returns the events it causes (usually none)."""
         self.frame_index += 1
-        if self.region is not None:
-            x0, y0, x1, y1 = self.region
+        cfg = self.settings
+        if cfg.region is not None:
+            x0, y0, x1, y1 = cfg.region
             frame_view = frame[max(0, y0) : y1, max(0, x0) : x1]
-            small = thumbnail(frame_view if frame_view.size else frame, self.width)
+            small = thumbnail(frame_view if frame_view.size else frame, cfg.width)
         else:
-            small = thumbnail(frame, self.width)
+            small = thumbnail(frame, cfg.width)
         if self._prev is None or self._anchor is None or self._scene is None:
             # The first picture is the reference: whatever lies there is not a new roll.
             self._prev = self._anchor = self._scene = small
             return []
-        if abs(small[1] / self._prev[1] - 1) > self.flicker and self._flickered < self.flicker_frames:
+        if abs(small[1] / self._prev[1] - 1) > cfg.flicker and self._flickered < cfg.flicker_frames:
             # A global jump in brightness: a flicker, unless it lasts. Skip the frame.
             self._flickered += 1
             return []
@@ -221,7 +232,7 @@ class RollWatcher:
         creep = self._fraction(small, self._anchor) if self._run else 0.0
         self.last_motion = motion
         self._prev = small
-        if max(motion, creep) > self.motion_fraction:
+        if max(motion, creep) > cfg.motion_fraction:
             self._anchor, self._run = small, 0
             self._reads.clear()
             if not self.moving:
@@ -237,9 +248,9 @@ class RollWatcher:
         if not self.moving:
             return []
         # Read only the last `votes` frames before the settle, never while waiting on a hand.
-        if self.read is not None and self.settle_frames - self.votes <= self._run < self.settle_frames:
+        if self.read is not None and cfg.settle_frames - cfg.votes <= self._run < cfg.settle_frames:
             self._reads.append(self.read(frame))
-        if self._run < self.settle_frames - 1:
+        if self._run < cfg.settle_frames - 1:
             return []
         return self._settle(small)
 
@@ -248,8 +259,9 @@ class RollWatcher:
         assert self._scene is not None
         mask = self._changed(small, self._scene)
         changed = float(np.count_nonzero(mask)) / mask.size
-        waited = self._run - (self.settle_frames - 1)
-        if changed > self.scene_fraction and self._hand_in_view(mask) and waited < self.obstructed_frames:
+        cfg = self.settings
+        waited = self._run - (cfg.settle_frames - 1)
+        if changed > cfg.scene_fraction and self._hand_in_view(mask) and waited < cfg.obstructed_frames:
             return []  # something big is in the tray: wait for it to leave
         reading = _vote(self._reads) if self._reads else None
         self._reads = []
@@ -257,7 +269,7 @@ class RollWatcher:
         same_values = reading is not None and self.last_reading is not None and (
             _values(reading) == _values(self.last_reading)
         )
-        if changed <= self.scene_fraction or waited >= self.obstructed_frames:
+        if changed <= cfg.scene_fraction or waited >= cfg.obstructed_frames:
             # The scene is as it was (a hand came and went), or something has sat in view
             # for long: only a change in the read values makes it a new roll.
             if reading is None or self.last_reading is None or same_values:

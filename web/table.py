@@ -480,4 +480,4 @@ def _default_reader() -> Callable[[Any], Any]:
 def _default_watcher_factory() -> Callable[[Callable[[Any], Any]], Any]:
     from vision.watcher import RollWatcher
 
-    return lambda read: RollWatcher(read=read, settle_frames=3)
+    return lambda read: RollWatcher(read)

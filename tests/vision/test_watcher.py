@@ -11,7 +11,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from vision.sim import SimulatedTray
-from vision.watcher import RollWatcher, WatchEvent
+from vision.watcher import RollWatcher, WatchEvent, WatchSettings
 
 SIZE = (640, 480)
 
@@ -253,7 +253,7 @@ def test_votes_read_only_still_frames_and_take_the_majority() -> None:
         a, b = next(answers)
         return FakeReading((FakeDie(a), FakeDie(b)))
 
-    watcher = RollWatcher(flaky, settle_frames=4, votes=3)
+    watcher = RollWatcher(flaky, WatchSettings(settle_frames=4, votes=3))
     run(watcher, stream(tray, 2))
     tray.roll([6, 2])
     events = settled(run(watcher, stream(tray, 35)))
@@ -265,7 +265,7 @@ def test_votes_read_only_still_frames_and_take_the_majority() -> None:
 def test_a_region_ignores_movement_beside_the_tray() -> None:
     tray = SimulatedTray(seed=18, size=SIZE, dice=2)
     w, h = SIZE
-    watcher = RollWatcher(TruthReader(tray), region=(0, 0, w, h - 140))
+    watcher = RollWatcher(TruthReader(tray), WatchSettings(region=(0, 0, w, h - 140)))
     run(watcher, stream(tray, 2))
     tray.roll()
     assert len(settled(run(watcher, stream(tray, 35)))) == 1
@@ -287,6 +287,15 @@ def test_without_a_reader_settled_carries_no_reading() -> None:
 
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="votes"):
-        RollWatcher(settle_frames=3, votes=3)
+        WatchSettings(settle_frames=3, votes=3)
     with pytest.raises(ValueError, match="settle_frames"):
-        RollWatcher(settle_frames=1)
+        WatchSettings(settle_frames=1)
+
+
+def test_the_examples_in_the_watcher_docstrings_hold() -> None:
+    import doctest
+
+    from vision import watcher
+
+    result = doctest.testmod(watcher)
+    assert result.attempted > 0 and result.failed == 0
