@@ -41,19 +41,17 @@ def available() -> bool:
 
 def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     """Read every die: detector candidates, each confirmed and read by the classifier."""
-    cands = detect.detect(image, calibration, suppress=False)
-    if calibration is not None:
-        cands = [c for c in cands if calibration.in_tray(c.x, c.y)]
-        if calibration.background is not None and calibration.background.shape == image.shape:
-            cands = [c for c in cands if not _part_of_tray(image, calibration.background, c)]
-    if calibration is not None and calibration.die_size_px:
-        cands = _sized(cands, float(calibration.die_size_px))
-    probs = classify.classify(classify.crops_of(image, [(c.x, c.y, c.face) for c in cands]),
-                              views=VIEWS)
-    if SECOND_LOOK and len(probs):
-        probs = _second_look(image, cands, probs)
+    sized = calibration is not None and bool(calibration.die_size_px)
+    cands, probs = _look(image, calibration, detect.detect(image, calibration, suppress=False))
+    if not sized and _maybe_bigger(image, calibration, cands, probs):
+        # Nothing read surely at the usual scale, or only big dice: perhaps a close-up,
+        # with dice too big for it (vision.detect.BIG_FACE).
+        more, more_probs = _look(image, calibration, detect.detect_coarse(image, calibration))
+        cands, probs = cands + more, np.concatenate([probs, more_probs])
     # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.
     keep = [(c, p) for c, p in zip(cands, probs) if int(np.argmax(p)) != classify.NOT_DIE]
+    if not sized:
+        keep = _one_size(keep)
     keep.sort(key=lambda cp: -cp[0].score * (1.0 - float(cp[1][classify.NOT_DIE])))
     kept_cands = detect.suppress_near([c for c, _ in keep])
     by_id = {id(c): p for c, p in keep}
@@ -83,6 +81,49 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     # Reading order: top to bottom, then left to right, so a list of values is stable.
     out.sort(key=lambda d: (d.center[1], d.center[0]))
     return out
+
+
+def _look(image: np.ndarray, calibration: Calibration | None,
+          cands: list[detect.Candidate]) -> tuple[list[detect.Candidate], np.ndarray]:
+    """The candidates the calibration allows, and the classifiers' probabilities for them."""
+    if calibration is not None:
+        cands = [c for c in cands if calibration.in_tray(c.x, c.y)]
+        if calibration.background is not None and calibration.background.shape == image.shape:
+            cands = [c for c in cands if not _part_of_tray(image, calibration.background, c)]
+        if calibration.die_size_px:
+            cands = _sized(cands, float(calibration.die_size_px))
+    probs = classify.classify(classify.crops_of(image, [(c.x, c.y, c.face) for c in cands]),
+                              views=VIEWS)
+    if SECOND_LOOK and len(probs):
+        probs = _second_look(image, cands, probs)
+    return cands, probs
+
+
+def _maybe_bigger(image: np.ndarray, calibration: Calibration | None,
+                  cands: list[detect.Candidate], probs: np.ndarray) -> bool:
+    """Whether the frame may hold dice too big for the detector's usual pass."""
+    sure = [c.face for c, p in zip(cands, probs) if _any_sure(p[None])]
+    return not sure or max(sure) * detect.usual_scale(image, calibration) >= detect.BIG_FACE
+
+
+def _any_sure(probs: np.ndarray) -> bool:
+    """Whether any candidate is read as a value at or above the threshold."""
+    return bool(len(probs)) and float(probs[:, :6].max()) >= THRESHOLD
+
+
+def _one_size(keep: list[tuple[detect.Candidate, np.ndarray]]
+              ) -> list[tuple[detect.Candidate, np.ndarray]]:
+    """Without a calibrated size, the dice read surely set the frame's die size.
+
+    One camera over one tray sees its dice at about one size, so a candidate far
+    bigger or smaller than the surely read dice (a card or a tray corner found by the
+    detector's coarse pass, a pip taken for a die) is not a die. With no sure die, all
+    candidates stay."""
+    sure = [c.face for c, p in keep if _any_sure(p[None])]
+    if not sure:
+        return keep
+    size = float(np.median(sure))
+    return [(c, p) for c, p in keep if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
 
 
 def _sized(cands: list[detect.Candidate], size: float) -> list[detect.Candidate]:

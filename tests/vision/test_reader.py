@@ -262,13 +262,13 @@ def test_second_look_decides_unsure_dice(monkeypatch: pytest.MonkeyPatch, first:
 
     def closely(_image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
         calls.append(len(centres))
-        return np.stack([closer] * len(centres))
+        return np.tile(closer, (len(centres), 1))
 
     n_cands: list[int] = []
 
     def first_look(crops: np.ndarray, views: int = 1) -> np.ndarray:
         n_cands.append(len(crops))
-        return np.stack([first] * len(crops))
+        return np.tile(first, (len(crops), 1))
 
     monkeypatch.setattr(classify, "classify", first_look)
     monkeypatch.setattr(classify, "classify_closely", closely)
@@ -288,7 +288,7 @@ def test_without_the_second_look_model_unsure_dice_stay_flagged(
     image, _truth = _sim_frame(0, SIM_SIZES[0])
     monkeypatch.setattr(classify, "SECOND_MODEL", Path(str(tmp_path)) / "missing.onnx")
     monkeypatch.setattr(classify, "classify",
-                        lambda crops, views=1: np.stack([_probs(2, 0.6)] * len(crops)))
+                        lambda crops, views=1: np.tile(_probs(2, 0.6), (len(crops), 1)))
     reading = read_dice(image)
     assert reading.dice and all(d.flagged and d.value == 2 for d in reading.dice)
 
@@ -303,3 +303,59 @@ def test_second_look_model_reads_40px_crops() -> None:
     assert probs.shape == (1, classify.N_CLASSES)
     assert int(np.argmax(probs[0])) == die.value - 1
     assert crops.cut(image, *die.center, die.side, out=classify.SECOND_CROP_PX).shape[:2] == (40, 40)
+
+
+def _close_up(seed: int, side: float, n: int) -> tuple[np.ndarray, tuple]:  # type: ignore[type-arg]
+    """A simulated 640x480 close-up: ``n`` flat dice each ``side`` of the width across."""
+    import dataclasses
+
+    from vision.sim import TrayStyle
+
+    rng = np.random.default_rng(seed)
+    style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), die_side=side, tilt=0.0)
+    values = [int(v) for v in rng.integers(1, 7, size=n)]
+    return render_tray(rng, values, (640, 480), style=style)
+
+
+# Simulated close-ups, seeds 0-9, frames read entirely right: 6 of 10 with two dice a
+# quarter of the width across, 8 of 10 with one die a third across (with the coarse
+# passes; without them, none). The floors leave a frame's margin.
+@pytest.mark.parametrize(("side", "n", "floor"), [(0.25, 2, 5), (0.35, 1, 7)])
+def test_close_ups_are_read(side: float, n: int, floor: int) -> None:
+    right = 0
+    for seed in range(10):
+        image, truth = _close_up(seed, side, n)
+        reading = read_dice(image)
+        right += (sorted(reading.values) == sorted(d.value for d in truth)
+                  and len(reading.dice) == len(truth))
+    assert right >= floor
+
+
+def test_coarse_passes_only_report_big_dice() -> None:
+    from vision import detect
+
+    image, truth = _close_up(3, 0.25, 2)
+    found = detect.detect_coarse(image)
+    assert found
+    # Every coarse candidate is at least COARSE_MIN_FACE px at its pass, i.e. at least
+    # that at half the usual scale.
+    half = detect.usual_scale(image, None) / 2
+    assert all(c.face * half >= detect.COARSE_MIN_FACE - 1e-6 for c in found)
+    centres = [d.center for d in truth]
+    for x, y in centres:
+        assert any(np.hypot(c.x - x, c.y - y) < 0.3 * truth[0].side for c in found)
+
+
+def test_a_frame_reads_its_dice_at_one_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A candidate far bigger than the dice read surely (a card, a tray corner) is
+    dropped when there is no calibrated size."""
+    from vision import detect, learned
+
+    sure = _probs(4, 0.97)
+    odd = _probs(2, 0.5)
+    cands = [detect.Candidate(100, 100, 50, 0.9), detect.Candidate(300, 100, 52, 0.8),
+             detect.Candidate(250, 300, 200, 0.7)]
+    kept = learned._one_size(list(zip(cands, [sure, sure, odd])))
+    assert [c.face for c, _ in kept] == [50, 52]
+    # With no sure die there is no size to hold the others to.
+    assert len(learned._one_size(list(zip(cands, [odd, odd, odd])))) == 3
