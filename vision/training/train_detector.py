@@ -72,11 +72,14 @@ class _Export(nn.Module):
         return self.net.export_forward(x)
 
 
+MIN_SCALE = [0.6]  # smallest rescaling of a frame around LONG_SIDE; --min-scale changes it
+
+
 def make_patch(rng: np.random.Generator, s: Sample) -> tuple[np.ndarray, np.ndarray]:
     """A random training patch and its dice as (x, y, face) in patch pixels."""
     img, dice = s.image, s.dice
     h, w = img.shape[:2]
-    scale = LONG_SIDE / max(h, w) * float(np.exp(rng.uniform(np.log(0.6), np.log(1.6))))
+    scale = LONG_SIDE / max(h, w) * float(np.exp(rng.uniform(np.log(MIN_SCALE[0]), np.log(1.6))))
     small = cv2.resize(img, (max(1, round(w * scale)), max(1, round(h * scale))),
                        interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
@@ -139,7 +142,11 @@ def main() -> None:
     ap.add_argument("--sim", type=int, default=150, help="simulated tray frames")
     ap.add_argument("--out", type=Path, default=MODELS / "detector.onnx")
     ap.add_argument("--init", type=Path, default=None, help="torch weights to start from")
+    ap.add_argument("--min-scale", type=float, default=0.6,
+                    help="smallest frame rescaling (lower: smaller dice, for a cheaper "
+                         "calibrated read at vision.detect.CAL_DIE_PX)")
     args = ap.parse_args()
+    MIN_SCALE[0] = args.min_scale
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     torch.manual_seed(0)
