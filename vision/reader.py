@@ -100,6 +100,22 @@ def make_die(
     return DieRead(value, center, box, confidence, False, None)
 
 
+def _as_bgr(image: np.ndarray) -> np.ndarray:
+    """A grey, BGR or BGRA 8-bit frame as BGR (cameras often deliver four channels)."""
+    if image is None or image.ndim not in (2, 3) or image.size == 0:
+        raise ValueError("read_dice needs a non-empty BGR image")
+    if image.dtype != np.uint8:
+        raise ValueError(f"read_dice needs an 8-bit image, not {image.dtype}")
+    channels = 1 if image.ndim == 2 else image.shape[2]
+    if channels not in (1, 3, 4):
+        raise ValueError(f"read_dice needs a grey, BGR or BGRA image, not {channels} channels")
+    if channels == 3:
+        return image
+    import cv2  # local: only these rarer frames need it here
+
+    return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR if channels == 1 else cv2.COLOR_BGRA2BGR)
+
+
 def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> Reading:
     """Find and read every die in a BGR frame.
 
@@ -107,12 +123,7 @@ def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> Read
     inside the tray, at the calibrated die size, ignores what the empty tray already
     shows (a die printed on the felt), and reads taught picture faces.
     """
-    if image is None or image.ndim not in (2, 3) or image.size == 0:
-        raise ValueError("read_dice needs a non-empty BGR image")
-    if image.ndim == 2:
-        import cv2  # local: only this rare path needs it here
-
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    image = _as_bgr(image)
     start = time.perf_counter()
     from vision import pipeline  # late import: keeps model loading out of import time
 

@@ -34,6 +34,24 @@ def test_rejects_empty_image() -> None:
         read_dice(np.zeros((0, 0, 3), np.uint8))
 
 
+@pytest.mark.parametrize(("image", "says"), [
+    (np.zeros((48, 64, 2), np.uint8), "2 channels"),
+    (np.zeros((48, 64, 3), np.float32), "8-bit"),
+])
+def test_refuses_frames_it_cannot_read_and_says_why(image: np.ndarray, says: str) -> None:
+    with pytest.raises(ValueError, match=says):
+        read_dice(image)
+
+
+def test_four_channel_frames_read_like_three() -> None:
+    import cv2
+
+    image, _truth = _sim_frame(2, SIM_SIZES[1])
+    bgra = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+    assert [d.to_json() for d in read_dice(bgra).dice] == [d.to_json() for d in read_dice(image).dice]
+    assert read_dice(image).dice
+
+
 def test_empty_tray_reads_no_dice() -> None:
     import dataclasses
 
