@@ -102,13 +102,13 @@ def _look(image: np.ndarray, calibration: Calibration | None,
 def _maybe_bigger(image: np.ndarray, calibration: Calibration | None,
                   cands: list[detect.Candidate], probs: np.ndarray) -> bool:
     """Whether the frame may hold dice too big for the detector's usual pass."""
-    sure = [c.face for c, p in zip(cands, probs) if _any_sure(p[None])]
+    sure = [c.face for c, p in zip(cands, probs) if _sure(p)]
     return not sure or max(sure) * detect.usual_scale(image, calibration) >= detect.BIG_FACE
 
 
-def _any_sure(probs: np.ndarray) -> bool:
-    """Whether any candidate is read as a value at or above the threshold."""
-    return bool(len(probs)) and float(probs[:, :6].max()) >= THRESHOLD
+def _sure(p: np.ndarray) -> bool:
+    """Whether a candidate's probabilities ``p`` read a value at the threshold or above."""
+    return float(p[:6].max()) >= THRESHOLD
 
 
 def _one_size(keep: list[tuple[detect.Candidate, np.ndarray]]
@@ -119,7 +119,7 @@ def _one_size(keep: list[tuple[detect.Candidate, np.ndarray]]
     bigger or smaller than the surely read dice (a card or a tray corner found by the
     detector's coarse pass, a pip taken for a die) is not a die. With no sure die, all
     candidates stay."""
-    sure = [c.face for c, p in keep if _any_sure(p[None])]
+    sure = [c.face for c, p in keep if _sure(p)]
     if not sure:
         return keep
     size = float(np.median(sure))

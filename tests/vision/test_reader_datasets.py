@@ -20,7 +20,8 @@ pytestmark = pytest.mark.datasets
 # Measured (detector v4, classifier v5, second-look model on unsure dice): byler-d6
 # 94.2 % of 274 dice right, worst value 90 %; matteop65-oblique 98.4 % of 255, worst
 # value 97.3 %; one confident misread in each (both read at 0.97-0.98 by the first
-# look). The target is none: the bound below only stops it getting worse.
+# look). Both are errors of the labels, not of the reader: the photo shows the value
+# read (vision/training/README.md, "Label errors"). The bound stops it getting worse.
 FLOORS = {
     "byler-d6": {"accuracy": 0.925, "per_value": 0.85},
     "matteop65-oblique": {"accuracy": 0.97, "per_value": 0.92},
