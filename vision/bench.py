@@ -63,6 +63,21 @@ def _sim_frames(size: tuple[int, int], n: int) -> list[tuple[np.ndarray, Calibra
     return out
 
 
+def _close_ups() -> dict[str, Any]:
+    """Simulated close-ups: frames read entirely right, by how big the dice are."""
+    from vision.sim import render_close_up
+
+    out: dict[str, Any] = {}
+    for share, n in ((0.15, 3), (0.25, 2), (0.35, 1)):
+        rng = np.random.default_rng(7)
+        frames = [render_close_up(rng, n, share) for _ in range(20)]
+        right = sum(_right(read_dice(im), t) for im, t in frames)
+        out[f"dice_{round(share * 100)}_percent_of_width"] = {
+            "frames_read_right": f"{right}/{len(frames)}",
+            "ms_median": _stats(_time([(im, None) for im, _t in frames]))["ms_median"]}
+    return out
+
+
 def _right(reading: Reading, truth: Any) -> bool:
     """A frame is read right when every flat die is read and every leaning one flagged."""
     flat = sorted(d.value for d in truth if not d.tilted)
@@ -141,6 +156,7 @@ def _run() -> dict[str, Any]:
             "frames_read_right_with_calibration": f"{right_cal}/{len(frames)}",
             "baseline_ms_median": round(statistics.median(base_ms), 2),
         }
+    out["sim_close_up_640x480"] = _close_ups()
     try:
         watcher = importlib.import_module("vision.bench_watcher")
     except ModuleNotFoundError as exc:

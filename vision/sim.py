@@ -782,6 +782,18 @@ def render_tray(
     return _add_noise(rng, frame, style.noise), truth
 
 
+def render_close_up(rng: np.random.Generator, n: int, die_side: float,
+                    size: Size = (640, 480)) -> tuple[np.ndarray, tuple[SimDie, ...]]:
+    """A close-up: ``n`` flat dice, each ``die_side`` of the frame's width across.
+
+    The tray styles draw dice 4.5-8 % of the width; a phone held near the tray sees
+    them far bigger, which the reader must find too.
+    """
+    style = dataclasses.replace(TrayStyle.random(rng, size), die_side=die_side, tilt=0.0)
+    values = [int(v) for v in rng.integers(1, 7, size=n)]
+    return render_tray(rng, values, size, style=style)
+
+
 # ------------------------------------------------------------------------ the live tray
 
 

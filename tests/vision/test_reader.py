@@ -324,15 +324,9 @@ def test_second_look_model_reads_40px_crops() -> None:
 
 
 def _close_up(seed: int, side: float, n: int) -> tuple[np.ndarray, tuple]:  # type: ignore[type-arg]
-    """A simulated 640x480 close-up: ``n`` flat dice each ``side`` of the width across."""
-    import dataclasses
+    from vision.sim import render_close_up
 
-    from vision.sim import TrayStyle
-
-    rng = np.random.default_rng(seed)
-    style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), die_side=side, tilt=0.0)
-    values = [int(v) for v in rng.integers(1, 7, size=n)]
-    return render_tray(rng, values, (640, 480), style=style)
+    return render_close_up(np.random.default_rng(seed), n, side)
 
 
 # Simulated close-ups, seeds 0-9, frames read entirely right: 6 of 10 with two dice a
