@@ -126,7 +126,9 @@ class WatchSettings:
     new scene. A brightness jump above ``flicker`` (relative) is skipped for up to
     ``flicker_frames`` frames. A changed blob of ``hand_fraction`` of the picture, or of
     ``hand_edge_fraction`` touching its edge, is a hand, waited on for at most
-    ``obstructed_frames`` frames.
+    ``obstructed_frames`` frames. A still picture that looks like the last settled
+    scene ends a movement only after ``quiet_frames`` more still frames: a small or
+    dark die can pause mid-roll, and a hand that came and went can wait that long.
 
     >>> WatchSettings(settle_frames=4, votes=3).votes
     3
@@ -144,9 +146,10 @@ class WatchSettings:
     scene_fraction: float = 0.0003
     flicker: float = 0.06
     flicker_frames: int = 2
-    hand_fraction: float = 0.10
+    hand_fraction: float = 0.25  # six dice landing in a heap changed 12 % of a small tray
     hand_edge_fraction: float = 0.05
     obstructed_frames: int = 45
+    quiet_frames: int = 5
     region: tuple[int, int, int, int] | None = None
 
     def __post_init__(self) -> None:
@@ -228,8 +231,10 @@ class RollWatcher:
             return []
         self._flickered = 0
         motion = self._fraction(small, self._prev)
-        # Comparing with the first still frame too catches a die creeping a pixel a frame.
-        creep = self._fraction(small, self._anchor) if self._run else 0.0
+        # Comparing with the first still frame too catches a die creeping a pixel a frame
+        # before it settles. Once settled it is not compared: over many still frames the
+        # noise and light of the picture drift far enough to look like a creeping die.
+        creep = self._fraction(small, self._anchor) if self._run and self.moving else 0.0
         self.last_motion = motion
         self._prev = small
         if max(motion, creep) > cfg.motion_fraction:
@@ -263,6 +268,8 @@ class RollWatcher:
         waited = self._run - (cfg.settle_frames - 1)
         if changed > cfg.scene_fraction and self._hand_in_view(mask) and waited < cfg.obstructed_frames:
             return []  # something big is in the tray: wait for it to leave
+        if changed <= cfg.scene_fraction and waited < cfg.quiet_frames:
+            return []  # as before the movement: a pause, or a hand that came and went
         reading = _vote(self._reads) if self._reads else None
         self._reads = []
         self.moving = False
