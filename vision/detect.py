@@ -121,15 +121,16 @@ def detect_coarse(image: np.ndarray, calibration: Calibration | None = None, *,
     a face of :data:`COARSE_MIN_FACE` px or more there count, as the usual pass finds
     the smaller ones better."""
     x0, y0, x1, y1 = _bounds(image, calibration)
-    long_side = float(max(x1 - x0, y1 - y0))
+    scale = LONG_SIDE / 2 / max(x1 - x0, y1 - y0)
+    small = _shrink(image[y0:y1, x0:x1], round((x1 - x0) * scale), round((y1 - y0) * scale))
     out: list[Candidate] = []
-    for k in range(1, COARSE_PASSES + 1):
-        scale = LONG_SIDE / 2 ** k / long_side
-        w, h = round((x1 - x0) * scale), round((y1 - y0) * scale)
+    for _ in range(COARSE_PASSES):
+        h, w = small.shape[:2]
         if min(w, h) < 32:
             break
-        small = _shrink(image[y0:y1, x0:x1], w, h)
         out += _peaks(small, x0, y0, w / (x1 - x0), h / (y1 - y0), COARSE_MIN_FACE)
+        # Each further pass halves the last one's picture instead of the frame again.
+        small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
     out.sort(key=lambda c: -c.score)
     return out[:limit]
 
