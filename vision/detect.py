@@ -25,8 +25,6 @@ PEAK_THRESHOLD = 0.3  # heat a peak needs to be a candidate (fixed on the train 
 # The net was trained on dice up to about 50 px at LONG_SIDE (15 % of the frame's
 # width): a close-up of a few dice finds nothing. detect_coarse looks again at 1/2 and
 # 1/4 of LONG_SIDE, keeping peaks with a face of COARSE_MIN_FACE px or more there.
-# Byler-d6 train dice cut out so one die is 25 % or 40 % of a 640 px frame: 0 of 40
-# read right with one pass, 37 of 40 with the coarse passes too.
 # The reader runs them when the usual pass reads no die surely, or when a die it reads
 # surely is BIG_FACE px or more at LONG_SIDE (near the largest it was trained on), as
 # such a frame may hold dice it cannot see. Simulated 640x480 trays (25 each) read
