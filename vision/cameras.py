@@ -1,23 +1,22 @@
 """Open a camera from the ``--camera`` option of ``dicetray serve``.
 
 Specs: ``auto`` (picamera2, then a USB camera, then the simulated tray), ``sim``,
-``picamera``, ``usb:N`` and a file ``PATH``. Only the simulated tray is built so far;
-the other sources are refused with a message that says so, and ``auto`` falls back to
-the simulated tray and says why in the source's ``message``.
+``picamera``, ``usb:N`` and a file ``PATH`` (a video, a photo, or a folder of photos,
+replayed in real time). Every source has a ``message``: one line saying which source
+this is and, for ``auto``, why the ones before it were passed over.
 """
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from vision.frames import FrameSource, SimCamera
 
-__all__ = ["AUTO_FALLBACK", "CameraUnavailable", "SPECS", "open_camera"]
+__all__ = ["CameraUnavailable", "SPECS", "open_camera", "usb_candidates"]
 
 SPECS = ("auto", "sim", "picamera", "usb:N", "PATH")
 """The ``--camera`` values, as shown in messages."""
-
-AUTO_FALLBACK = "no picamera2 / USB camera support yet: using the simulated tray"
 
 
 class CameraUnavailable(ValueError):
@@ -29,11 +28,39 @@ def _looks_like_path(spec: str) -> bool:
     return "/" in spec or "\\" in spec or bool(Path(spec).suffix) or Path(spec).exists()
 
 
-def open_camera(spec: str, *, seed: int = 0, dice: int = 2) -> FrameSource:
+def usb_candidates(dev: Path = Path("/dev")) -> list[int]:
+    """The numbers N of ``/dev/videoN`` below 10, where a USB webcam appears.
+
+    Higher numbers on a Pi are its codec and ISP devices, never a camera."""
+    found = []
+    for p in dev.glob("video*"):
+        number = p.name[len("video"):]
+        if number.isdigit() and int(number) < 10:
+            found.append(int(number))
+    return sorted(found)
+
+
+def _open_picamera() -> FrameSource:
+    from vision.picamera import PiCamera
+
+    return PiCamera()
+
+
+def _open_usb(index: int) -> FrameSource:
+    from vision.usbcamera import UsbCamera
+
+    return UsbCamera(index)
+
+
+def open_camera(spec: str, *, seed: int = 0, dice: int = 2,
+                picamera: Callable[[], FrameSource] = _open_picamera,
+                usb: Callable[[int], FrameSource] = _open_usb,
+                usb_numbers: Callable[[], Sequence[int]] = usb_candidates) -> FrameSource:
     """Open the camera named by ``spec``; raises :class:`CameraUnavailable` when it can't.
 
-    The returned source has ``name`` (``"sim"``, ...) and ``message``, one line saying
-    which source was chosen and why, to print at start-up.
+    The returned source has ``name`` (``"sim"``, ``"picamera"``, ``"usb"``,
+    ``"replay"``) and ``message``, to print at start-up and show on the control page.
+    ``picamera``, ``usb`` and ``usb_numbers`` open the hardware (tests pass fakes).
     """
     spec = spec.strip()
     if spec == "sim":
@@ -41,17 +68,49 @@ def open_camera(spec: str, *, seed: int = 0, dice: int = 2) -> FrameSource:
         camera.message = "using the simulated tray (--camera sim)"
         return camera
     if spec == "auto":
-        # picamera2 and USB capture are not built yet (issue 2), so there is nothing to
-        # probe: say so rather than pretend to have looked.
-        camera = SimCamera(seed=seed, dice=dice)
-        camera.message = AUTO_FALLBACK
-        return camera
+        return _auto(seed, dice, picamera, usb, usb_numbers)
     if spec == "picamera":
-        raise CameraUnavailable("--camera picamera: the picamera2 source is not built yet; use --camera sim")
+        try:
+            return picamera()
+        except ValueError as exc:
+            raise CameraUnavailable(f"--camera picamera: {exc}") from exc
     if re.fullmatch(r"usb:\d+", spec):
-        raise CameraUnavailable(f"--camera {spec}: the USB camera source is not built yet; use --camera sim")
+        try:
+            return usb(int(spec[4:]))
+        except ValueError as exc:
+            raise CameraUnavailable(f"--camera {spec}: {exc}") from exc
     if spec and not spec.startswith("usb:") and _looks_like_path(spec):
-        raise CameraUnavailable(
-            f"--camera {spec}: reading frames from a file is not built yet; use --camera sim"
-        )
+        from vision.replay import Replay
+
+        try:
+            return Replay(spec)
+        except ValueError as exc:  # its message starts with the path
+            raise CameraUnavailable(f"--camera {exc}") from exc
     raise CameraUnavailable(f"--camera {spec!r} is not a camera; valid values: {', '.join(SPECS)}")
+
+
+def _auto(seed: int, dice: int, picamera: Callable[[], FrameSource],
+          usb: Callable[[int], FrameSource],
+          usb_numbers: Callable[[], Sequence[int]]) -> FrameSource:
+    """The Pi camera, else the first USB camera that gives a picture, else the sim."""
+    passed: list[str] = []
+    try:
+        camera = picamera()
+        camera.message = f"{getattr(camera, 'message', 'Pi camera')} (--camera auto)"
+        return camera
+    except ValueError as exc:
+        passed.append(f"no Pi camera ({exc})")
+    numbers = list(usb_numbers())
+    for n in numbers:
+        try:
+            camera = usb(n)
+        except ValueError as exc:
+            passed.append(f"usb:{n} ({exc})")
+            continue
+        camera.message = f"{getattr(camera, 'message', 'USB camera')} (--camera auto; {'; '.join(passed)})"
+        return camera
+    if not numbers:
+        passed.append("no USB camera (/dev/video0-9)")
+    sim = SimCamera(seed=seed, dice=dice)
+    sim.message = f"no camera found, using the simulated tray: {'; '.join(passed)}"
+    return sim

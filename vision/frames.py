@@ -31,6 +31,8 @@ class FrameSource(Protocol):
     """Anything that yields camera frames: BGR uint8, height x width x 3."""
 
     name: str
+    message: str
+    """Which source this is and why it was chosen, for the log and the control page."""
 
     def read(self) -> np.ndarray:
         """Block until the next frame and return it."""

@@ -1,11 +1,29 @@
-"""``--camera`` choices: the simulated tray opens, sources not built yet are refused clearly."""
+"""Camera sources: ``--camera`` choices, the Pi camera and a webcam against fakes of their
+libraries, and replays of recorded frames."""
 from __future__ import annotations
 
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
 import pytest
+from camera_fakes import FakeCapture, fake_picamera2
 
-from vision.cameras import AUTO_FALLBACK, CameraUnavailable, open_camera
-from vision.frames import FrameSource, SimCamera
+from vision.cameras import CameraUnavailable, open_camera, usb_candidates
+from vision.frames import CameraThread, FrameSource, SimCamera, SourceClosed
+from vision.picamera import PiCamera, PiCameraUnavailable
+from vision.replay import Replay
+from vision.usbcamera import MAX_FAILED_READS, UsbCamera, UsbCameraError, UsbCameraUnavailable
 
+
+def _no_pi() -> FrameSource:
+    raise PiCameraUnavailable("picamera2 is not installed")
+
+
+# -- choosing a source ---------------------------------------------------------------------
 
 def test_sim_opens_and_reads_frames() -> None:
     cam = open_camera("sim", seed=1, dice=3)
@@ -17,28 +35,63 @@ def test_sim_opens_and_reads_frames() -> None:
         cam.close()
 
 
-def test_auto_falls_back_to_sim_and_says_so() -> None:
-    cam = open_camera("auto")
-    assert cam.name == "sim"
-    assert getattr(cam, "message") == AUTO_FALLBACK
-    assert "simulated tray" in AUTO_FALLBACK
-    cam.close()
+def test_auto_takes_the_pi_camera_first() -> None:
+    module = fake_picamera2()
+    cam = open_camera("auto", picamera=lambda: PiCamera(module=module, settle_s=0),
+                      usb=lambda n: UsbCamera(n, capture=FakeCapture, settle_s=0),
+                      usb_numbers=lambda: [0])
+    try:
+        assert cam.name == "picamera"
+        assert "imx708" in cam.message and "--camera auto" in cam.message
+    finally:
+        cam.close()
+
+
+def test_auto_takes_a_webcam_when_there_is_no_pi_camera_and_says_why() -> None:
+    tried: list[int] = []
+
+    def usb(n: int) -> FrameSource:
+        tried.append(n)
+        return UsbCamera(n, capture=lambda i: FakeCapture(i, present=i == 2), settle_s=0)
+
+    cam = open_camera("auto", picamera=_no_pi, usb=usb, usb_numbers=lambda: [0, 2, 3])
+    try:
+        assert cam.name == "usb" and tried == [0, 2]
+        assert cam.message.startswith("USB camera 2, 640x480")
+        assert "picamera2 is not installed" in cam.message and "usb:0" in cam.message
+    finally:
+        cam.close()
+
+
+def test_auto_falls_back_to_the_sim_and_says_what_it_looked_for() -> None:
+    cam = open_camera("auto", picamera=_no_pi, usb_numbers=lambda: [])
+    try:
+        assert cam.name == "sim"
+        assert cam.message.startswith("no camera found, using the simulated tray")
+        assert "picamera2 is not installed" in cam.message and "/dev/video" in cam.message
+    finally:
+        cam.close()
+
+
+def test_usb_candidates_are_the_low_video_devices(tmp_path: Path) -> None:
+    for name in ("video0", "video2", "video10", "video19", "media0", "videoX"):
+        (tmp_path / name).touch()
+    assert usb_candidates(tmp_path) == [0, 2]
 
 
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ("picamera", "picamera2 source is not built yet"),
-        ("usb:0", "USB camera source is not built yet"),
-        ("usb:12", "USB camera source is not built yet"),
-        ("tray.mp4", "from a file is not built yet"),
-        ("/tmp/frames/", "from a file is not built yet"),
+        ("picamera", "picamera2 is not installed"),
+        ("usb:7", "no camera at /dev/video7"),
+        ("no/such/tray.mp4", "no such file or folder"),
     ],
 )
-def test_sources_not_built_yet_are_refused_with_the_way_out(spec: str, words: str) -> None:
+def test_cameras_that_cannot_open_are_refused_by_name(spec: str, words: str) -> None:
     with pytest.raises(CameraUnavailable) as info:
-        open_camera(spec)
-    assert words in str(info.value) and "--camera sim" in str(info.value) and spec in str(info.value)
+        open_camera(spec, picamera=_no_pi,
+                    usb=lambda n: UsbCamera(n, capture=lambda i: FakeCapture(i, present=False)))
+    assert words in str(info.value) and spec in str(info.value)
     assert isinstance(info.value, ValueError)
 
 
@@ -50,3 +103,230 @@ def test_unknown_specs_name_the_spec_and_list_valid_ones(spec: str) -> None:
     assert repr(spec) in message
     for valid in ("auto", "sim", "picamera", "usb:N", "PATH"):
         assert valid in message
+
+
+# -- the Pi camera -------------------------------------------------------------------------
+
+def test_pi_camera_gives_bgr_frames_at_the_asked_size() -> None:
+    module = fake_picamera2()
+    cam = PiCamera(module=module, size=(1280, 960), fps=15, settle_s=0)
+    try:
+        frame = cam.read()
+        assert frame.shape == (960, 1280, 3) and frame.dtype == np.uint8
+        assert frame[0, 0, 0] == 200  # RGB888 is already OpenCV's BGR: no channel swap
+        fake = module.Picamera2.opened[0]
+        assert fake.config == {"main": {"size": (1280, 960), "format": "RGB888"},
+                               "controls": {"FrameRate": 15.0}}
+        assert cam.size == (1280, 960)
+    finally:
+        cam.close()
+
+
+def test_pi_camera_locks_exposure_and_white_balance_once_they_settle() -> None:
+    module = fake_picamera2()
+    cam = PiCamera(module=module, settle_s=0)
+    try:
+        fake = module.Picamera2.opened[0]
+        # The fake's exposure converges (and says so) at its fifth frame; locked there.
+        assert fake.frames == 5
+        assert fake.controls == {"AeEnable": False, "AwbEnable": False, "ExposureTime": 10000,
+                                 "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5)}
+        assert "exposure locked: ExposureTime 10000" in cam.message
+    finally:
+        cam.close()
+
+
+def test_pi_camera_that_never_converges_is_locked_all_the_same() -> None:
+    module = fake_picamera2()
+    module.Picamera2.capture_metadata = lambda self: {"ExposureTime": 7000, "AeLocked": False}
+    cam = PiCamera(module=module, settle_s=0, converge_s=0.05)
+    try:
+        assert module.Picamera2.opened[0].controls == {
+            "AeEnable": False, "AwbEnable": False, "ExposureTime": 7000}
+    finally:
+        cam.close()
+
+
+def test_pi_camera_without_a_camera_says_to_check_the_cable() -> None:
+    with pytest.raises(PiCameraUnavailable, match="finds no camera.*ribbon cable"):
+        PiCamera(module=fake_picamera2(cameras=[]))
+    with pytest.raises(PiCameraUnavailable, match="only 1 camera"):
+        PiCamera(1, module=fake_picamera2())
+
+
+def test_pi_camera_that_will_not_start_is_released_and_explained() -> None:
+    module = fake_picamera2(fail_start="Device or resource busy")
+    with pytest.raises(PiCameraUnavailable, match=r"imx708\) would not start: Device or resource busy"):
+        PiCamera(module=module)
+    assert module.Picamera2.opened[0].closed
+
+
+def test_pi_camera_drops_the_padding_of_a_4_channel_stream() -> None:
+    module = fake_picamera2()
+    cam = PiCamera(module=module, settle_s=0)
+    try:
+        module.Picamera2.opened[0].config["main"]["format"] = "XRGB8888"
+        frame = cam.read()
+        assert frame.shape[2] == 3 and frame.flags["C_CONTIGUOUS"]
+    finally:
+        cam.close()
+
+
+def test_a_closed_pi_camera_is_released_and_stops_its_thread() -> None:
+    module = fake_picamera2()
+    cam = PiCamera(module=module, settle_s=0)
+    thread = CameraThread(cam).start()
+    assert thread.latest.wait_newer(0, 2.0) is not None
+    thread.stop()
+    assert not thread.running and thread.error is None
+    assert module.Picamera2.opened[0].closed
+    with pytest.raises(SourceClosed):
+        cam.read()
+
+
+# -- a USB webcam --------------------------------------------------------------------------
+
+def test_webcam_gives_frames_at_its_own_size_and_locks_what_it_can() -> None:
+    fake: dict[str, FakeCapture] = {}
+
+    def capture(i: int) -> FakeCapture:
+        fake["cap"] = FakeCapture(i, size=(800, 600))
+        return fake["cap"]
+
+    cam = UsbCamera(1, size=(1280, 960), settle_s=0, capture=capture)
+    try:
+        assert cam.read().shape == (600, 800, 3) and cam.size == (800, 600)
+        cap = fake["cap"]
+        assert (cv2.CAP_PROP_FRAME_WIDTH, 1280.0) in cap.set_calls
+        # Locked at what auto exposure and white balance had chosen.
+        assert cap.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 1.0 and cap.props[cv2.CAP_PROP_EXPOSURE] == 156.0
+        assert cap.props[cv2.CAP_PROP_AUTO_WB] == 0.0 and cap.props[cv2.CAP_PROP_WB_TEMPERATURE] == 4600.0
+        assert cam.message == "USB camera 1, 800x600; locked exposure and white balance"
+    finally:
+        cam.close()
+    assert fake["cap"].released
+
+
+def test_webcam_that_refuses_the_controls_still_reads_and_says_so() -> None:
+    cam = UsbCamera(0, settle_s=0, capture=lambda i: FakeCapture(i, obeys=(), channels=1))
+    try:
+        assert cam.read().shape == (480, 640, 3)  # a grey webcam's frames become BGR
+        assert "locked nothing (this camera keeps adjusting the rest itself)" in cam.message
+    finally:
+        cam.close()
+
+
+def test_webcam_that_gives_no_picture_is_refused() -> None:
+    with pytest.raises(UsbCameraUnavailable, match="/dev/video3 opens but gives no picture"):
+        UsbCamera(3, settle_s=0, capture=lambda i: FakeCapture(i, black=True))
+
+
+def test_unplugged_webcam_stops_the_camera_thread_with_a_reason() -> None:
+    cam = UsbCamera(0, settle_s=0, capture=lambda i: FakeCapture(i, frames_left=4))
+    thread = CameraThread(cam).start()
+    deadline = time.monotonic() + 5
+    while thread.running and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not thread.running
+    assert isinstance(thread.error, UsbCameraError) and "unplugged" in str(thread.error)
+    assert thread.latest.closed
+    cam.close()
+
+
+def test_webcam_closed_while_reading_releases_after_the_read() -> None:
+    started, go_on = threading.Event(), threading.Event()
+
+    class SlowCapture(FakeCapture):
+        def read(self) -> tuple[bool, np.ndarray | None]:
+            if started.is_set():
+                go_on.wait(2)
+            result = super().read()
+            started.set()
+            return result
+
+    slow: dict[str, Any] = {}
+    cam = UsbCamera(0, settle_s=0, capture=lambda i: slow.setdefault("cap", SlowCapture(i)))
+    reader = threading.Thread(target=lambda: pytest.raises(SourceClosed, _read_until_closed, cam))
+    reader.start()
+    time.sleep(0.05)
+    closer = threading.Thread(target=cam.close)
+    closer.start()
+    time.sleep(0.05)
+    assert not slow["cap"].released  # FakeCapture asserts no read after release
+    go_on.set()
+    closer.join(3)
+    reader.join(3)
+    assert slow["cap"].released and MAX_FAILED_READS > 1
+
+
+def _read_until_closed(cam: UsbCamera) -> None:
+    while True:
+        cam.read()
+
+
+# -- replays -------------------------------------------------------------------------------
+
+def _photo(path: Path, level: int) -> Path:
+    cv2.imwrite(str(path), np.full((48, 64, 3), level, np.uint8))
+    return path
+
+
+def test_replay_of_a_photo_shows_it_for_ever(tmp_path: Path) -> None:
+    cam = open_camera(str(_photo(tmp_path / "tray.png", 70)))
+    assert isinstance(cam, Replay) and "one photo, 64x48" in cam.message
+    cam.realtime = False
+    frames = [cam.read() for _ in range(100)]
+    assert all(f.shape == (48, 64, 3) and f[0, 0, 0] == 70 for f in frames)
+
+
+def test_replay_of_a_folder_holds_each_photo_then_keeps_the_last(tmp_path: Path) -> None:
+    _photo(tmp_path / "b.png", 120)
+    _photo(tmp_path / "a.png", 40)
+    (tmp_path / "notes.txt").write_text("not a photo")
+    cam = open_camera(str(tmp_path))
+    assert isinstance(cam, Replay) and cam.name == "replay"
+    assert "2 photos, 3 s each" in cam.message
+    cam.realtime = False
+    levels = [int(cam.read()[0, 0, 0]) for _ in range(2 * 45 + 5)]
+    assert levels == [40] * 45 + [120] * 45 + [120] * 5  # 3 s at 15 fps each, name order
+
+
+def test_replay_of_a_video_plays_its_frames_then_keeps_the_last(tmp_path: Path) -> None:
+    path = str(tmp_path / "tray.avi")
+    out = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for level in (30, 90, 150, 210):
+        out.write(np.full((48, 64, 3), level, np.uint8))
+    out.release()
+    cam = Replay(path, realtime=False)
+    assert cam.fps == 10 and "a video at 10 fps" in cam.message
+    levels = [int(cam.read()[10, 10].mean()) for _ in range(6)]
+    assert [round(v / 10) * 10 for v in levels] == [30, 90, 150, 210, 210, 210]
+
+
+def test_replay_in_real_time_keeps_the_frame_rate(tmp_path: Path) -> None:
+    cam = Replay(_photo(tmp_path / "tray.jpg", 80), fps=50)
+    start = time.monotonic()
+    for _ in range(11):
+        cam.read()
+    # Ten frame periods at 50 fps: at least 0.2 s (no upper bound: machines are noisy).
+    assert time.monotonic() - start >= 0.19
+    cam.close()
+    with pytest.raises(SourceClosed):
+        cam.read()
+
+
+@pytest.mark.parametrize(("name", "content", "words"), [
+    ("empty", None, "no photos in this folder"),
+    ("tray.mp4", b"not a video at all", "not a photo or a video OpenCV can read"),
+    ("tray.png", b"\x89PNG\r\n\x1a\n broken", "not a photo OpenCV can read"),
+])
+def test_replay_refuses_what_it_cannot_play_by_name(tmp_path: Path, name: str,
+                                                     content: bytes | None, words: str) -> None:
+    path = tmp_path / name
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_bytes(content)
+    with pytest.raises(CameraUnavailable) as info:
+        open_camera(str(path))
+    assert str(path) in str(info.value) and words in str(info.value)

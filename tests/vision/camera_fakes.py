@@ -1,0 +1,145 @@
+"""Fakes of the camera libraries: a ``picamera2`` module and OpenCV's ``VideoCapture``.
+
+They behave as the real ones do where the sources depend on it: picamera2 must be
+configured before it starts and started before it captures, its automatic exposure
+drifts for some frames and then reports itself converged; a webcam gives frames at
+its own size, may refuse some controls, and can be unplugged.
+"""
+from __future__ import annotations
+
+import threading
+import types
+from typing import Any
+
+import cv2
+import numpy as np
+
+
+class FakePicamera2:
+    """One Pi camera; the module's ``cameras`` list says what is connected."""
+
+    cameras: list[dict[str, Any]] = [{"Model": "imx708", "Num": 0}]
+    opened: list["FakePicamera2"] = []
+    fail_start: str | None = None
+
+    @classmethod
+    def global_camera_info(cls) -> list[dict[str, Any]]:
+        return list(cls.cameras)
+
+    def __init__(self, camera_num: int = 0) -> None:
+        if camera_num >= len(self.cameras):
+            raise IndexError("list index out of range")  # what picamera2 itself raises
+        self.config: dict[str, Any] | None = None
+        self.started = False
+        self.closed = False
+        self.controls: dict[str, Any] = {}
+        self.frames = 0
+        self.captures = 0
+        self.capturing = threading.Event()
+        type(self).opened.append(self)
+
+    def create_video_configuration(self, main: dict[str, Any], controls: dict[str, Any]) -> dict[str, Any]:
+        return {"main": dict(main), "controls": dict(controls)}
+
+    def configure(self, config: dict[str, Any]) -> None:
+        assert not self.started, "picamera2 cannot be configured while running"
+        self.config = config
+
+    def start(self) -> None:
+        assert self.config is not None, "picamera2 must be configured before it starts"
+        if self.fail_start:
+            raise RuntimeError(self.fail_start)
+        self.started = True
+
+    def capture_metadata(self) -> dict[str, Any]:
+        assert self.started and not self.closed
+        self.frames += 1
+        # Auto exposure walks towards 10000 us and converges after 5 frames, unless locked.
+        exposure = self.controls.get("ExposureTime", 20000 - 2000 * min(self.frames, 5))
+        return {"ExposureTime": exposure, "AnalogueGain": 2.0, "ColourGains": (1.8, 1.5),
+                "AeLocked": self.frames >= 5, "Lux": 120.0}
+
+    def set_controls(self, controls: dict[str, Any]) -> None:
+        self.controls.update(controls)
+
+    def capture_array(self, name: str = "main") -> np.ndarray:
+        assert self.started and not self.closed and name == "main"
+        assert self.config is not None
+        self.captures += 1
+        width, height = self.config["main"]["size"]
+        fmt = self.config["main"]["format"]
+        frame = np.zeros((height, width, 4 if fmt.startswith("X") else 3), np.uint8)
+        frame[..., 0] = 200  # blue, in OpenCV's order: RGB888 is BGR in memory
+        return frame
+
+    def stop(self) -> None:
+        self.started = False
+
+    def close(self) -> None:
+        self.started = False
+        self.closed = True
+
+
+def fake_picamera2(cameras: list[dict[str, Any]] | None = None, *,
+                   fail_start: str | None = None) -> types.ModuleType:
+    """A stand-in ``picamera2`` module with ``cameras`` connected."""
+    module = types.ModuleType("picamera2")
+    cls = type("Picamera2", (FakePicamera2,), {
+        "cameras": list(FakePicamera2.cameras if cameras is None else cameras),
+        "opened": [], "fail_start": fail_start})
+    module.Picamera2 = cls  # type: ignore[attr-defined]
+    return module
+
+
+class FakeCapture:
+    """OpenCV's ``VideoCapture`` on a webcam that gives ``size`` frames, whatever is asked.
+
+    ``obeys`` lists the properties the camera accepts; ``frames_left`` (when set) is how
+    many frames it gives before it is unplugged.
+    """
+
+    def __init__(self, index: int, *, present: bool = True, size: tuple[int, int] = (640, 480),
+                 obeys: tuple[int, ...] = (cv2.CAP_PROP_AUTO_EXPOSURE, cv2.CAP_PROP_EXPOSURE,
+                                           cv2.CAP_PROP_AUTO_WB, cv2.CAP_PROP_WB_TEMPERATURE),
+                 frames_left: int | None = None, channels: int = 3, black: bool = False) -> None:
+        self.index = index
+        self.present = present
+        self.size = size
+        self.obeys = obeys
+        self.frames_left = frames_left
+        self.channels = channels
+        self.black = black
+        self.released = False
+        self.reads = 0
+        self.props: dict[int, float] = {cv2.CAP_PROP_AUTO_EXPOSURE: 3.0, cv2.CAP_PROP_EXPOSURE: 156.0,
+                                        cv2.CAP_PROP_AUTO_WB: 1.0, cv2.CAP_PROP_WB_TEMPERATURE: 4600.0}
+        self.set_calls: list[tuple[int, float]] = []
+
+    def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
+        return self.present and not self.released
+
+    def set(self, prop: int, value: float) -> bool:
+        self.set_calls.append((prop, value))
+        if prop not in self.obeys:
+            return False
+        if prop == cv2.CAP_PROP_AUTO_EXPOSURE and value not in (1.0, 3.0):
+            return False  # a V4L2 build: only the driver's own values
+        self.props[prop] = value
+        return True
+
+    def get(self, prop: int) -> float:
+        return self.props.get(prop, 0.0)
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        assert not self.released, "read after release"
+        if not self.present or self.frames_left == 0 or self.black:
+            return False, None
+        if self.frames_left is not None:
+            self.frames_left -= 1
+        self.reads += 1
+        w, h = self.size
+        frame = np.full((h, w) if self.channels == 1 else (h, w, self.channels), 90, np.uint8)
+        return True, frame
+
+    def release(self) -> None:
+        self.released = True

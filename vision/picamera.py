@@ -1,0 +1,150 @@
+"""The Raspberry Pi camera (picamera2) as a frame source.
+
+picamera2 comes from Raspberry Pi OS (``apt install python3-picamera2``) and is imported
+only when this source is opened, so the rest of the appliance runs where it is absent.
+
+The camera runs a video configuration with a ``RGB888`` main stream, which picamera2
+lays out in OpenCV's BGR order. Automatic exposure and white balance are left to settle
+for a moment and are then locked at the values they reached: a die's pips must keep
+the same contrast from one throw to the next, and a hand reaching into the tray must
+not change the exposure of the frames read after it leaves.
+"""
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from vision.frames import SourceClosed
+
+__all__ = ["LOCKED_CONTROLS", "PiCamera", "PiCameraUnavailable"]
+
+LOCKED_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains")
+"""The metadata values that are copied back as fixed controls once the camera settles."""
+
+
+CLOSE_WAIT_S = 2.0
+"""How long ``close`` waits for a capture in progress."""
+
+
+class PiCameraUnavailable(ValueError):
+    """picamera2 is missing, finds no camera, or the camera would not start."""
+
+
+class PiCamera:
+    """Frames from the Pi camera ``number``, BGR uint8 at ``size``, ``fps`` a second.
+
+    ``settle_s`` is how long automatic exposure and white balance may adjust before
+    they are locked; a camera that reports its exposure still converging then gets up
+    to ``converge_s`` more.
+    ``module`` replaces the ``picamera2`` module (the tests pass a fake).
+    """
+
+    name = "picamera"
+
+    def __init__(self, number: int = 0, *, size: tuple[int, int] = (1280, 960),
+                 fps: float = 15.0, settle_s: float = 1.5, converge_s: float = 2.0,
+                 module: ModuleType | None = None) -> None:
+        picamera2 = module if module is not None else _import_picamera2()
+        cameras = list(picamera2.Picamera2.global_camera_info())
+        if number >= len(cameras):
+            found = "no camera" if not cameras else f"only {len(cameras)} camera(s)"
+            raise PiCameraUnavailable(
+                f"picamera2 finds {found}; is the ribbon cable seated and the camera enabled?")
+        self.model = str(cameras[number].get("Model", "unknown sensor"))
+        self.fps = fps
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+        try:
+            self._cam: Any = picamera2.Picamera2(number)
+            config = self._cam.create_video_configuration(
+                main={"size": tuple(size), "format": "RGB888"},
+                controls={"FrameRate": float(fps)})
+            self._cam.configure(config)
+            self._cam.start()
+            self.locked = self._settle_and_lock(settle_s, converge_s)
+        except Exception as exc:  # noqa: BLE001 - libcamera's errors come in many types
+            self._release()
+            raise PiCameraUnavailable(f"the Pi camera ({self.model}) would not start: {exc}") from exc
+        width, height = self.size = self._frame_size()
+        shown = ", ".join(f"{k} {_short(v)}" for k, v in self.locked.items())
+        self.message = (f"Pi camera {number} ({self.model}), {width}x{height} at {fps:g} fps; "
+                        + (f"exposure locked: {shown}" if shown else
+                           "this camera reports no exposure to lock"))
+        """Which source this is, for the log and the control page."""
+
+    def _settle_and_lock(self, settle_s: float, converge_s: float) -> dict[str, Any]:
+        """Let exposure and white balance settle, then fix them where they are."""
+        start = time.monotonic()
+        metadata: dict[str, Any] = {}
+        while True:
+            metadata = dict(self._cam.capture_metadata())
+            elapsed = time.monotonic() - start
+            # Some libcamera versions say when the exposure has converged; where they
+            # do, wait for it a little longer than settle_s, never for ever.
+            converged = metadata.get("AeLocked", True)
+            if elapsed >= settle_s and (converged or elapsed >= settle_s + converge_s):
+                break
+        locked = {k: metadata[k] for k in LOCKED_CONTROLS if k in metadata}
+        controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False, **locked}
+        self._cam.set_controls(controls)
+        return locked
+
+    def _frame_size(self) -> tuple[int, int]:
+        frame = self.read()
+        return frame.shape[1], frame.shape[0]
+
+    def read(self) -> np.ndarray:
+        """The next frame (blocks until the camera delivers it)."""
+        if self._closed.is_set():
+            raise SourceClosed("the Pi camera is closed")
+        with self._lock:  # close() waits for a capture in progress
+            if self._closed.is_set():
+                raise SourceClosed("the Pi camera is closed")
+            frame = np.asarray(self._cam.capture_array("main"))
+        if frame.ndim == 3 and frame.shape[2] == 4:
+            frame = frame[:, :, :3]  # an XBGR8888 stream: drop the padding byte
+        return np.ascontiguousarray(frame)
+
+    def close(self) -> None:
+        """Stop the camera and release it; later reads raise :class:`SourceClosed`."""
+        self._closed.set()
+        # A capture takes a frame or so; a camera hung in one is left to the process's
+        # exit rather than stopped under it.
+        if self._lock.acquire(timeout=CLOSE_WAIT_S):
+            try:
+                self._release()
+            finally:
+                self._lock.release()
+
+    def _release(self) -> None:
+        cam = getattr(self, "_cam", None)
+        if cam is None:
+            return
+        self._cam = None
+        for step in (cam.stop, cam.close):
+            try:
+                step()
+            except Exception:  # noqa: BLE001, S110 - releasing a camera that failed to start
+                pass
+
+
+def _import_picamera2() -> ModuleType:
+    try:
+        return importlib.import_module("picamera2")
+    except ImportError as exc:
+        raise PiCameraUnavailable(
+            "picamera2 is not installed (on Raspberry Pi OS: sudo apt install "
+            "python3-picamera2, and a venv made with --system-site-packages)") from exc
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, (tuple, list)):
+        return "(" + ", ".join(_short(v) for v in value) + ")"
+    if isinstance(value, float):
+        return f"{value:.3g}"
+    return str(value)

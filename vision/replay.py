@@ -1,0 +1,129 @@
+"""Recorded frames as a camera: a video file, one photo, or a folder of photos.
+
+A replay lets the whole appliance run on a recording of a real tray (to try the reader
+on one's own dice before the camera is mounted, or to show a bug). It plays in real
+time: a video at its own frame rate, each photo of a folder for ``hold_s`` seconds (a
+throw that lands, lies still, and is replaced by the next). When the recording ends,
+the last frame stays, as a camera over a still tray would keep showing it.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.frames import SourceClosed
+
+__all__ = ["IMAGE_SUFFIXES", "Replay", "ReplayUnavailable"]
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+"""Files of a folder that are played as photos, in name order."""
+
+
+class ReplayUnavailable(ValueError):
+    """The path is missing, empty, or not a picture or video OpenCV can read."""
+
+
+class Replay:
+    """Frames from ``path`` (video, photo or folder of photos), BGR uint8.
+
+    ``realtime=False`` gives frames as fast as they are asked for (tests).
+
+    >>> Replay("no/such/tray.mp4")
+    Traceback (most recent call last):
+    ...
+    vision.replay.ReplayUnavailable: no/such/tray.mp4: no such file or folder
+    """
+
+    name = "replay"
+
+    def __init__(self, path: str | Path, *, fps: float = 15.0, hold_s: float = 3.0,
+                 realtime: bool = True) -> None:
+        self.path = Path(path)
+        self._closed = threading.Event()
+        self._video: cv2.VideoCapture | None = None
+        if not self.path.exists():
+            raise ReplayUnavailable(f"{path}: no such file or folder")
+        if self.path.is_dir():
+            photos = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            if not photos:
+                raise ReplayUnavailable(
+                    f"{path}: no photos in this folder ({', '.join(IMAGE_SUFFIXES)})")
+            self._frames: Iterator[np.ndarray] = self._photos(photos, max(1, round(hold_s * fps)))
+            what = f"{len(photos)} photos, {hold_s:g} s each"
+        elif cv2.haveImageReader(str(self.path)):
+            still = _imread(self.path)
+            self._frames = self._still(still)
+            what = f"one photo, {still.shape[1]}x{still.shape[0]}"
+        else:
+            self._video = cv2.VideoCapture(str(self.path))
+            if not self._video.isOpened():
+                raise ReplayUnavailable(f"{path}: not a photo or a video OpenCV can read")
+            got = self._video.get(cv2.CAP_PROP_FPS)
+            fps = got if 1.0 <= got <= 240.0 else fps  # some containers report 0 or nonsense
+            self._frames = self._played(self._video)
+            what = f"a video at {fps:g} fps"
+        self.fps = fps
+        self.realtime = realtime
+        self._next_due = 0.0
+        self._last: np.ndarray | None = None
+        self.message = f"replaying {path} ({what})"
+        """Which source this is, for the log and the control page."""
+
+    @staticmethod
+    def _still(frame: np.ndarray) -> Iterator[np.ndarray]:
+        while True:
+            yield frame
+
+    @staticmethod
+    def _photos(paths: list[Path], repeat: int) -> Iterator[np.ndarray]:
+        for p in paths:
+            frame = _imread(p)
+            for _ in range(repeat):
+                yield frame
+
+    @staticmethod
+    def _played(video: cv2.VideoCapture) -> Iterator[np.ndarray]:
+        while True:
+            ok, frame = video.read()
+            if not ok:
+                return
+            yield frame
+
+    def read(self) -> np.ndarray:
+        """The next frame; in real time, waits until it is due."""
+        if self.realtime:
+            now = time.monotonic()
+            if self._next_due <= now - 1.0 / self.fps:
+                self._next_due = now  # fell behind: do not burst to catch up
+            if self._closed.wait(max(0.0, self._next_due - now)):
+                raise SourceClosed(f"the replay of {self.path} is closed")
+            self._next_due += 1.0 / self.fps
+        if self._closed.is_set():
+            if self._video is not None:
+                self._video.release()  # here, on the reading thread: captures are not thread-safe
+            raise SourceClosed(f"the replay of {self.path} is closed")
+        frame = next(self._frames, None)
+        if frame is None:  # the recording ended: the tray stays as it was last seen
+            if self._last is None:
+                raise SourceClosed(f"{self.path} holds no frames")
+            return self._last
+        if frame.ndim == 2:
+            frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+        self._last = frame
+        return frame
+
+    def close(self) -> None:
+        """Stop the replay; later reads raise :class:`SourceClosed`."""
+        self._closed.set()
+
+
+def _imread(path: Path) -> np.ndarray:
+    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if frame is None:
+        raise ReplayUnavailable(f"{path}: not a photo OpenCV can read")
+    return frame

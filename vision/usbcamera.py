@@ -1,0 +1,156 @@
+"""A USB (UVC) webcam, through OpenCV's video capture, as a frame source.
+
+As with the Pi camera, automatic exposure and white balance settle for a moment and
+are then locked where they are, so pip contrast stays the same from throw to throw.
+Webcams differ in which of those controls they obey; the source says in its
+``message`` what it could lock, and reads on either way.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.frames import SourceClosed
+
+__all__ = ["MAX_FAILED_READS", "UsbCamera", "UsbCameraUnavailable"]
+
+MAX_FAILED_READS = 30
+"""Reads in a row that may fail (about two seconds at 15 fps) before the camera is
+taken to be gone (unplugged, or taken by another program)."""
+
+CLOSE_WAIT_S = 2.0
+"""How long ``close`` waits for a read in progress."""
+
+# V4L2's exposure modes as OpenCV's V4L2 backend passes them through.
+_V4L2_MANUAL, _V4L2_AUTO = 1.0, 3.0
+
+
+class UsbCameraUnavailable(ValueError):
+    """The USB camera cannot be opened or gives no picture."""
+
+
+class UsbCameraError(RuntimeError):
+    """The USB camera stopped delivering frames while in use."""
+
+
+def _open_capture(index: int) -> Any:
+    # V4L2 directly on Linux: it is what a Pi has, and it skips GStreamer's start-up.
+    backend = cv2.CAP_V4L2 if sys.platform.startswith("linux") else cv2.CAP_ANY
+    # A missing device is an answer, not a warning: --camera auto probes several.
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    try:
+        return cv2.VideoCapture(index, backend)
+    finally:
+        cv2.utils.logging.setLogLevel(level)
+
+
+class UsbCamera:
+    """Frames from USB camera ``index`` (``/dev/video<index>``), BGR uint8.
+
+    ``size`` is asked for; the camera may choose another, and ``size`` afterwards says
+    what it gives. ``capture`` opens the device (the tests pass a fake of OpenCV's
+    ``VideoCapture``).
+    """
+
+    name = "usb"
+
+    def __init__(self, index: int, *, size: tuple[int, int] = (1280, 960), fps: float = 15.0,
+                 settle_s: float = 1.5,
+                 capture: Callable[[int], Any] = _open_capture) -> None:
+        self.index = index
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+        self._released = False
+        self._cap = capture(index)
+        if not self._cap.isOpened():
+            self._cap.release()
+            raise UsbCameraUnavailable(f"no camera at /dev/video{index}")
+        self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, float(size[0]))
+        self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, float(size[1]))
+        self._cap.set(cv2.CAP_PROP_FPS, float(fps))
+        # One buffered frame: a full queue of old frames would make the picture lag.
+        self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1.0)
+        first = self._grab(settle_s)
+        if first is None:
+            self._cap.release()
+            raise UsbCameraUnavailable(f"/dev/video{index} opens but gives no picture")
+        self.size = (first.shape[1], first.shape[0])
+        self.locked = self._lock_exposure()
+        what = " and ".join(self.locked) if self.locked else "nothing"
+        self.message = (f"USB camera {index}, {self.size[0]}x{self.size[1]}; locked {what}"
+                        + ("" if len(self.locked) == 2 else
+                           " (this camera keeps adjusting the rest itself)"))
+        """Which source this is, for the log and the control page."""
+
+    def _grab(self, settle_s: float) -> np.ndarray | None:
+        """Read frames for ``settle_s`` seconds (exposure settles); the last, or None."""
+        start, frame = time.monotonic(), None
+        failed = 0
+        while failed < MAX_FAILED_READS:
+            ok, got = self._cap.read()
+            if ok and got is not None:
+                frame, failed = got, 0
+                if time.monotonic() - start >= settle_s:
+                    break
+            else:
+                failed += 1
+        return None if frame is None else _bgr(frame)
+
+    def _lock_exposure(self) -> list[str]:
+        """Fix exposure and white balance at what auto chose; the names of those that held."""
+        locked = []
+        exposure = self._cap.get(cv2.CAP_PROP_EXPOSURE)
+        # OpenCV builds differ on the value meaning "manual": V4L2's own 1, or 0.25.
+        for manual in (_V4L2_MANUAL, 0.25):
+            if self._cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, manual) and \
+                    self._cap.get(cv2.CAP_PROP_AUTO_EXPOSURE) == manual:
+                self._cap.set(cv2.CAP_PROP_EXPOSURE, exposure)
+                locked.append("exposure")
+                break
+        temperature = self._cap.get(cv2.CAP_PROP_WB_TEMPERATURE)
+        if self._cap.set(cv2.CAP_PROP_AUTO_WB, 0.0) and self._cap.get(cv2.CAP_PROP_AUTO_WB) == 0.0:
+            if temperature > 0:
+                self._cap.set(cv2.CAP_PROP_WB_TEMPERATURE, temperature)
+            locked.append("white balance")
+        return locked
+
+    def read(self) -> np.ndarray:
+        """The next frame; raises :class:`UsbCameraError` when the camera has gone."""
+        for _ in range(MAX_FAILED_READS):
+            # OpenCV's capture is not thread-safe: close() waits for a read in progress.
+            with self._lock:
+                if self._closed.is_set():
+                    raise SourceClosed(f"usb:{self.index} is closed")
+                ok, frame = self._cap.read()
+            if ok and frame is not None:
+                return _bgr(frame)
+        raise UsbCameraError(f"usb:{self.index} stopped giving pictures (unplugged?)")
+
+    def close(self) -> None:
+        """Release the device; later reads raise :class:`SourceClosed`."""
+        self._closed.set()
+        # A read blocks at most a frame or so; a camera hung in one is left to the
+        # process's exit rather than released under it.
+        if self._lock.acquire(timeout=CLOSE_WAIT_S):
+            try:
+                if not self._released:
+                    self._released = True
+                    self._cap.release()
+            finally:
+                self._lock.release()
+
+
+def _bgr(frame: np.ndarray) -> np.ndarray:
+    """A 3-channel BGR frame from what a webcam gives (grey, BGR or BGRA)."""
+    if frame.ndim == 2:
+        return cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
+    if frame.shape[2] == 4:
+        return cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+    return frame
