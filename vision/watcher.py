@@ -158,6 +158,23 @@ class WatchSettings:
         if not 1 <= self.votes <= self.settle_frames - 1:
             raise ValueError(f"votes must be 1..{self.settle_frames - 1} for "
                              f"settle_frames={self.settle_frames}, not {self.votes}")
+        if self.width < 16:
+            raise ValueError(f"width must be at least 16 px, not {self.width}")
+        for name in ("level", "flicker"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be above 0, not {getattr(self, name)}")
+        for name in ("motion_fraction", "scene_fraction", "hand_fraction", "hand_edge_fraction"):
+            if not 0 < getattr(self, name) <= 1:
+                raise ValueError(f"{name} is a share of the picture, 0 < {name} <= 1, "
+                                 f"not {getattr(self, name)}")
+        for name in ("flicker_frames", "quiet_frames", "obstructed_frames"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} counts frames, it cannot be {getattr(self, name)}")
+        if self.region is not None:
+            x0, y0, x1, y1 = self.region
+            if not (0 <= x0 < x1 and 0 <= y0 < y1):
+                raise ValueError(f"region must be (x0, y0, x1, y1) with 0 <= x0 < x1 and "
+                                 f"0 <= y0 < y1, not {self.region}")
 
 
 class RollWatcher:

@@ -1,6 +1,7 @@
 """The roll watcher on synthetic frame sequences made from the simulated tray."""
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -301,6 +302,20 @@ def test_bad_settings_are_refused() -> None:
         WatchSettings(settle_frames=3, votes=3)
     with pytest.raises(ValueError, match="settle_frames"):
         WatchSettings(settle_frames=1)
+
+
+@pytest.mark.parametrize(("field", "value", "words"), [
+    ("width", 8, "width must be at least 16 px, not 8"),
+    ("level", 0.0, "level must be above 0"),
+    ("flicker", -0.1, "flicker must be above 0"),
+    ("motion_fraction", 0.0, "motion_fraction is a share of the picture"),
+    ("hand_fraction", 25.0, "hand_fraction is a share of the picture, 0 < hand_fraction <= 1, not 25.0"),
+    ("quiet_frames", -1, "quiet_frames counts frames, it cannot be -1"),
+    ("region", (100, 0, 50, 80), "region must be"),
+])
+def test_settings_out_of_range_name_the_setting(field: str, value: object, words: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(words)):
+        WatchSettings(**{field: value})  # type: ignore[arg-type]
 
 
 def test_the_examples_in_the_watcher_docstrings_hold() -> None:

@@ -294,10 +294,12 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--detector", type=Path, default=None,
                     help="a trained detector.onnx whose false alarms become negatives")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="seed of the weights and the augmentation (models to average)")
     args = ap.parse_args()
     torch.set_num_threads(args.threads)
-    torch.manual_seed(0)
-    rng = np.random.default_rng(0)
+    torch.manual_seed(args.seed)
+    rng = np.random.default_rng(args.seed)
     _OUT[0] = args.crop_px
     real = load_train()
     if args.holdout:
