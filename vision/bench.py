@@ -63,16 +63,19 @@ def _sim_frames(size: tuple[int, int], n: int) -> list[tuple[np.ndarray, Calibra
     return out
 
 
-def _close_ups() -> dict[str, Any]:
-    """Simulated close-ups: frames read entirely right, by how big the dice are."""
+def _close_ups(size: tuple[int, int] = (640, 480),
+               shares: tuple[tuple[float, int], ...] = ((0.15, 3), (0.25, 2), (0.35, 1)),
+               ) -> dict[str, Any]:
+    """Simulated close-ups (or frames from far away, with small ``shares``): frames
+    read entirely right, by how big the dice are."""
     from vision.sim import render_close_up
 
     out: dict[str, Any] = {}
-    for share, n in ((0.15, 3), (0.25, 2), (0.35, 1)):
+    for share, n in shares:
         rng = np.random.default_rng(7)
-        frames = [render_close_up(rng, n, share) for _ in range(20)]
+        frames = [render_close_up(rng, n, share, size) for _ in range(20)]
         right = sum(_right(read_dice(im), t) for im, t in frames)
-        out[f"dice_{round(share * 100)}_percent_of_width"] = {
+        out[f"dice_{share * 100:g}_percent_of_width"] = {
             "frames_read_right": f"{right}/{len(frames)}",
             "ms_median": _stats(_time([(im, None) for im, _t in frames]))["ms_median"]}
     return out
@@ -157,6 +160,7 @@ def _run() -> dict[str, Any]:
             "baseline_ms_median": round(statistics.median(base_ms), 2),
         }
     out["sim_close_up_640x480"] = _close_ups()
+    out["sim_far_away_1280x960"] = _close_ups((1280, 960), ((0.025, 4), (0.03, 4)))
     try:
         watcher = importlib.import_module("vision.bench_watcher")
     except ModuleNotFoundError as exc:

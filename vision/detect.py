@@ -1,7 +1,8 @@
 """Find dice: the die-centre network (``models/detector.onnx``) and its decoding.
 
 The frame (or, with a calibration, the tray's bounding box) is shrunk so the long
-side is :data:`LONG_SIDE` px, or so a calibrated die is :data:`CAL_DIE_PX` px. The
+side is :data:`LONG_SIDE` px, or so a calibrated die is :data:`CAL_DIE_PX` px; without
+a calibration, coarser and finer passes look for dice too big or too small for that. The
 network returns, at a quarter of that resolution, a die-centre heatmap, the log of the
 top face's size and the centre's sub-cell offset; local maxima above
 :data:`PEAK_THRESHOLD` are dice.
@@ -33,6 +34,18 @@ PEAK_THRESHOLD = 0.3  # heat a peak needs to be a candidate (fixed on the train 
 COARSE_PASSES = 2
 COARSE_MIN_FACE = 20.0
 BIG_FACE = 32.0
+# At the other end, the net saw dice down to about 10 px at LONG_SIDE (3 % of the
+# frame's width); a frame taken from further away loses them. The reader runs
+# detect_fine, a pass at twice LONG_SIDE (never above the frame's own size), when it
+# reads no die surely or when the dice it reads surely are smaller than SMALL_FACE px
+# at LONG_SIDE; that pass keeps the dice under FINE_MAX_FACE px at LONG_SIDE (the
+# usual pass sees the bigger ones). Simulated 1280x960 frames of four dice 2.5 % / 3 %
+# of the width across (20 each) read entirely right: 2 / 7 without it, 14 / 15 with
+# it. byler-d6 train photos set in a frame twice their size (the tray seen from twice
+# as high): 57 % of dice right without it, 95 % with it (96 % at their own size). It
+# runs on no photo of either shared folder at its own size.
+SMALL_FACE = 12.0
+FINE_MAX_FACE = 18.0
 
 
 @dataclass(frozen=True)
@@ -129,6 +142,24 @@ def detect_coarse(image: np.ndarray, calibration: Calibration | None = None, *,
         out += _peaks(small, x0, y0, w / (x1 - x0), h / (y1 - y0), COARSE_MIN_FACE)
         # Each further pass halves the last one's picture instead of the frame again.
         small = cv2.resize(small, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    out.sort(key=lambda c: -c.score)
+    return out[:limit]
+
+
+def detect_fine(image: np.ndarray, calibration: Calibration | None = None, *,
+                limit: int = 64) -> list[Candidate]:
+    """Dice too small for :func:`detect`'s pass (a frame taken from far away).
+
+    The frame is searched at twice :data:`LONG_SIDE`, or at its own size if that is
+    smaller; nothing is returned when that is no finer than the usual pass."""
+    x0, y0, x1, y1, usual = _region(image, calibration)
+    scale = min(1.0, 2 * LONG_SIDE / max(x1 - x0, y1 - y0))
+    if scale < 1.5 * usual:
+        return []
+    w, h = round((x1 - x0) * scale), round((y1 - y0) * scale)
+    small = _shrink(image[y0:y1, x0:x1], w, h)
+    out = [c for c in _peaks(small, x0, y0, w / (x1 - x0), h / (y1 - y0), 0.0)
+           if c.face * usual < FINE_MAX_FACE]
     out.sort(key=lambda c: -c.score)
     return out[:limit]
 

@@ -43,11 +43,18 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     """Read every die: detector candidates, each confirmed and read by the classifier."""
     sized = calibration is not None and bool(calibration.die_size_px)
     cands, probs = _look(image, calibration, detect.detect(image, calibration, suppress=False))
-    if not sized and _maybe_bigger(image, calibration, cands, probs):
+    if not sized:
         # Nothing read surely at the usual scale, or only big dice: perhaps a close-up,
-        # with dice too big for it (vision.detect.BIG_FACE).
-        more, more_probs = _look(image, calibration, detect.detect_coarse(image, calibration))
-        cands, probs = cands + more, np.concatenate([probs, more_probs])
+        # with dice too big for it (vision.detect.BIG_FACE); or only small ones: perhaps
+        # a frame from far away, with dice too small for it (vision.detect.SMALL_FACE).
+        passes = []
+        if _maybe_bigger(image, calibration, cands, probs):
+            passes.append(detect.detect_coarse)
+        if _maybe_smaller(image, calibration, cands, probs):
+            passes.append(detect.detect_fine)
+        for find in passes:
+            more, more_probs = _look(image, calibration, find(image, calibration))
+            cands, probs = cands + more, np.concatenate([probs, more_probs])
     # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.
     keep = [(c, p) for c, p in zip(cands, probs) if int(np.argmax(p)) != classify.NOT_DIE]
     if not sized:
@@ -104,6 +111,13 @@ def _maybe_bigger(image: np.ndarray, calibration: Calibration | None,
     """Whether the frame may hold dice too big for the detector's usual pass."""
     sure = [c.face for c, p in zip(cands, probs) if _sure(p)]
     return not sure or max(sure) * detect.usual_scale(image, calibration) >= detect.BIG_FACE
+
+
+def _maybe_smaller(image: np.ndarray, calibration: Calibration | None,
+                   cands: list[detect.Candidate], probs: np.ndarray) -> bool:
+    """Whether the frame may hold dice too small for the detector's usual pass."""
+    sure = [c.face for c, p in zip(cands, probs) if _sure(p)]
+    return not sure or float(np.median(sure)) * detect.usual_scale(image, calibration) < detect.SMALL_FACE
 
 
 def _sure(p: np.ndarray) -> bool:
