@@ -10,7 +10,9 @@ from vision.reader import DieRead, make_die
 def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     """Read the dice in ``image`` with the best reader available in this checkout."""
     from vision import learned
+    from vision.exposure import brightened
 
+    image = brightened(image)
     if learned.available():
         return learned.read(image, calibration)
     return _read_classic(image, calibration)

@@ -315,6 +315,15 @@ def test_replay_in_real_time_keeps_the_frame_rate(tmp_path: Path) -> None:
         cam.read()
 
 
+def test_the_examples_in_the_replay_docstrings_hold() -> None:
+    import doctest
+
+    from vision import replay
+
+    result = doctest.testmod(replay)
+    assert result.attempted > 0 and result.failed == 0
+
+
 @pytest.mark.parametrize(("name", "content", "words"), [
     ("empty", None, "no photos in this folder"),
     ("tray.mp4", b"not a video at all", "not a photo or a video OpenCV can read"),
