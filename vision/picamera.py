@@ -66,6 +66,7 @@ class PiCamera:
                 controls={"FrameRate": float(fps)})
             self._cam.configure(config)
             self._cam.start()
+            self.focus = self._focus()
             self.locked = self._settle_and_lock(settle_s, converge_s)
         except Exception as exc:  # noqa: BLE001 - libcamera's errors come in many types
             self._release()
@@ -73,9 +74,21 @@ class PiCamera:
         width, height = self.size = self._frame_size()
         shown = ", ".join(f"{k} {_short(v)}" for k, v in self.locked.items())
         self.message = (f"Pi camera {number} ({self.model}), {width}x{height} at {fps:g} fps; "
+                        + (f"{self.focus}; " if self.focus else "")
                         + (f"exposure locked: {shown}" if shown else
                            "this camera reports no exposure to lock"))
         """Which source this is, for the log and the control page."""
+
+    def _focus(self) -> str:
+        """Focus once on the tray, where the camera has a motorised lens (Camera Module 3).
+
+        The lens then stays where it is: the tray does not move, and a hand passing
+        must not pull the focus away. Returns what happened, for the message."""
+        if "AfMode" not in getattr(self._cam, "camera_controls", {}):
+            return ""  # a fixed-focus module: focused by hand when it was mounted
+        if self._cam.autofocus_cycle():
+            return "focused on the tray"
+        return "autofocus found no sharp picture (is the tray too close?)"
 
     def _settle_and_lock(self, settle_s: float, converge_s: float) -> dict[str, Any]:
         """Let exposure and white balance settle, then fix them where they are."""

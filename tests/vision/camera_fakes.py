@@ -19,6 +19,7 @@ class FakePicamera2:
     """One Pi camera; the module's ``cameras`` list says what is connected."""
 
     cameras: list[dict[str, Any]] = [{"Model": "imx708", "Num": 0}]
+    autofocus: bool | None = True  # None: a fixed-focus module with no AfMode control
     opened: list["FakePicamera2"] = []
     fail_start: str | None = None
 
@@ -36,6 +37,10 @@ class FakePicamera2:
         self.frames = 0
         self.captures = 0
         self.capturing = threading.Event()
+        self.autofocus_cycles = 0
+        self.camera_controls: dict[str, Any] = {"ExposureTime": (1, 1000000, None)}
+        if self.autofocus is not None:
+            self.camera_controls["AfMode"] = (0, 2, 0)
         type(self).opened.append(self)
 
     def create_video_configuration(self, main: dict[str, Any], controls: dict[str, Any]) -> dict[str, Any]:
@@ -50,6 +55,12 @@ class FakePicamera2:
         if self.fail_start:
             raise RuntimeError(self.fail_start)
         self.started = True
+
+    def autofocus_cycle(self, wait: bool = True) -> bool:
+        assert self.started, "picamera2 focuses only while running"
+        assert "AfMode" in self.camera_controls, "this camera has no motorised lens"
+        self.autofocus_cycles += 1
+        return bool(self.autofocus)
 
     def capture_metadata(self) -> dict[str, Any]:
         assert self.started and not self.closed
@@ -81,12 +92,14 @@ class FakePicamera2:
 
 
 def fake_picamera2(cameras: list[dict[str, Any]] | None = None, *,
-                   fail_start: str | None = None) -> types.ModuleType:
-    """A stand-in ``picamera2`` module with ``cameras`` connected."""
+                   fail_start: str | None = None,
+                   autofocus: bool | None = True) -> types.ModuleType:
+    """A stand-in ``picamera2`` module with ``cameras`` connected; ``autofocus`` says
+    whether their lens focuses (None: a fixed-focus module)."""
     module = types.ModuleType("picamera2")
     cls = type("Picamera2", (FakePicamera2,), {
         "cameras": list(FakePicamera2.cameras if cameras is None else cameras),
-        "opened": [], "fail_start": fail_start})
+        "opened": [], "fail_start": fail_start, "autofocus": autofocus})
     module.Picamera2 = cls  # type: ignore[attr-defined]
     return module
 

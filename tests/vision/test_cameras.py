@@ -136,6 +136,25 @@ def test_pi_camera_locks_exposure_and_white_balance_once_they_settle() -> None:
         cam.close()
 
 
+@pytest.mark.parametrize(("autofocus", "cycles", "words"), [
+    (True, 1, "focused on the tray"),
+    (False, 1, "autofocus found no sharp picture"),
+    (None, 0, None),
+])
+def test_pi_camera_focuses_once_when_its_lens_can(autofocus: bool | None, cycles: int,
+                                                  words: str | None) -> None:
+    module = fake_picamera2(autofocus=autofocus)
+    cam = PiCamera(module=module, settle_s=0)
+    try:
+        assert module.Picamera2.opened[0].autofocus_cycles == cycles
+        if words:
+            assert words in cam.message
+        else:
+            assert "focus" not in cam.message
+    finally:
+        cam.close()
+
+
 def test_pi_camera_that_never_converges_is_locked_all_the_same() -> None:
     module = fake_picamera2()
     module.Picamera2.capture_metadata = lambda self: {"ExposureTime": 7000, "AeLocked": False}
