@@ -1,4 +1,5 @@
-"""`dicetray serve` as a real process: killed with SIGKILL mid-game, it comes back intact."""
+"""`dicetray serve` as a real process: killed with SIGKILL mid-game, it comes back intact;
+given a folder of photos of throws as its camera, it reads and scores them."""
 from __future__ import annotations
 
 import json
@@ -13,6 +14,11 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
+
+from vision.sim import TrayStyle, render_tray
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -20,9 +26,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(data: Path, port: int) -> subprocess.Popen[str]:
+def start(data: Path, port: int, camera: str = "sim") -> subprocess.Popen[str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "serve", "--camera", "sim", "--port", str(port),
+        [sys.executable, "-m", "web.cli", "serve", "--camera", camera, "--port", str(port),
          "--data", str(data)],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         cwd=Path(__file__).resolve().parents[2])
@@ -99,6 +105,39 @@ def test_sigkill_during_a_stream_of_actions_keeps_every_acknowledged_one(tmp_pat
     try:
         after = get(port, "/api/state")
         assert after["game"]["actions"] >= acknowledged > 5
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_a_replayed_throw_is_read_and_scored(tmp_path: Path) -> None:
+    # One tray: empty for two photos (time to start the game), then a throw of 4 and 6.
+    rng = np.random.default_rng(0)
+    style = TrayStyle.random(rng, (640, 480))
+    empty, _ = render_tray(np.random.default_rng(1), [], (640, 480), style=style)
+    throw, truth = render_tray(np.random.default_rng(2), [4, 6], (640, 480), style=style)
+    assert not any(d.tilted for d in truth)
+    photos = tmp_path / "throws"
+    photos.mkdir()
+    for name, image in (("1-empty.png", empty), ("2-empty.png", empty), ("3-throw.png", throw)):
+        cv2.imwrite(str(photos / name), image)
+
+    port = free_port()
+    proc = start(tmp_path / "data", port, camera=str(photos))
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().startswith(f"camera: replay (replaying {photos} (3 photos")
+        post(port, "/api/games", {"family": "sum_chicago", "players": ["Aino", "Bertil"]})
+        deadline = time.monotonic() + 30
+        state = get(port, "/api/state")
+        while time.monotonic() < deadline and not (state["reading"] or {}).get("status") == "scored":
+            time.sleep(0.3)
+            state = get(port, "/api/state")
+        reading = state["reading"]
+        assert reading and reading["status"] == "scored", state
+        assert sorted(d["value"] for d in reading["dice"]) == [4, 6]
+        assert state["camera"]["name"] == "replay" and state["camera"]["can_roll"] is False
+        assert state["game"]["next"]["player"] == "Bertil"  # Aino's throw was scored
     finally:
         proc.terminate()
         proc.wait(10)
