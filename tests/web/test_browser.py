@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from web.fakes import reading
+from web.fakes import FakeCamera, reading
 from web.live import LiveServer
 
 
@@ -44,6 +44,18 @@ def test_a_correction_on_the_control_page_reaches_the_scoreboard_live(
         assert len([u for u in requests if "/api/" in u]) == api_calls_after_load
         assert [u for u in requests if "/api/" in u] == [server.url + "/api/events"]
         context.close()
+
+
+def test_the_control_page_says_which_camera_runs_and_why(browser: Any, tmp_path: Path) -> None:
+    camera = FakeCamera()
+    camera.message = "no camera found, using the simulated tray: no Pi camera (picamera2 finds no camera)"
+    with LiveServer(tmp_path / "data", camera=camera) as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = browser.new_page()
+        page.goto(server.url + "/control")
+        page.wait_for_function("document.querySelector('#camera').textContent.includes('Pi camera')")
+        assert page.inner_text("#camera") == f"camera: fake · {camera.message}"
+        page.close()
 
 
 def test_any_family_can_be_started_and_played_from_the_control_page(

@@ -62,8 +62,11 @@ function renderStatus(s) {
   $("status").innerHTML = html;
   $("note").textContent = s.table.waiting ? s.table.message +
     " — confirm it, tap a die, enter the throw by hand, or throw again." : "";
+  // The source's own line says which camera this is and why (for "auto": why the Pi
+  // camera or a webcam was passed over), which is what a person checking the set-up needs.
   $("camera").textContent = g && g.family === "card_chicago" ? "" : s.camera.name ? `camera: ${s.camera.name}` +
-    (s.camera.moving ? " · rolling…" : "") + (s.camera.error ? ` · ${s.camera.error}` : "") :
+    (s.camera.moving ? " · rolling…" : "") + (s.camera.error ? ` · ${s.camera.error}` : "") +
+    (s.camera.message ? ` · ${s.camera.message}` : "") :
     (s.camera.message || "");
   const canUndo = g && (g.next.actions || []).includes("undo");
   $("undo").disabled = !canUndo;
