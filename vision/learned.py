@@ -47,14 +47,13 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
         # Nothing read surely at the usual scale, or only big dice: perhaps a close-up,
         # with dice too big for it (vision.detect.BIG_FACE); or only small ones: perhaps
         # a frame from far away, with dice too small for it (vision.detect.SMALL_FACE).
-        passes = []
-        if _maybe_bigger(image, calibration, cands, probs):
-            passes.append(detect.detect_coarse)
-        if _maybe_smaller(image, calibration, cands, probs):
-            passes.append(detect.detect_fine)
-        for find in passes:
-            more, more_probs = _look(image, calibration, find(image, calibration))
-            cands, probs = cands + more, np.concatenate([probs, more_probs])
+        # The coarse passes go first and are cheap; the fine pass (four times the usual
+        # pass's pixels) runs only if the dice read surely still look small, or none is.
+        for maybe, find in ((_maybe_bigger, detect.detect_coarse),
+                            (_maybe_smaller, detect.detect_fine)):
+            if maybe(image, calibration, cands, probs):
+                more, more_probs = _look(image, calibration, find(image, calibration))
+                cands, probs = cands + more, np.concatenate([probs, more_probs])
     # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.
     keep = [(c, p) for c, p in zip(cands, probs) if int(np.argmax(p)) != classify.NOT_DIE]
     if not sized:
