@@ -406,6 +406,27 @@ def test_dice_far_away_are_read() -> None:
     assert right >= 7
 
 
+def test_the_fine_pass_runs_only_for_small_dice(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fine pass costs four times the usual one: a close-up, whose big dice the
+    coarse passes read, must not pay for it; a frame from far away does."""
+    from vision import detect
+
+    calls: list[int] = []
+    fine = detect.detect_fine
+
+    def counted(image: np.ndarray, calibration: object = None, **kw: object) -> list:  # type: ignore[type-arg]
+        calls.append(1)
+        return fine(image, calibration, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(detect, "detect_fine", counted)
+    image, truth = _close_up(3, 0.25, 2)
+    assert sorted(read_dice(image).values) == sorted(d.value for d in truth)
+    assert calls == []
+    image, truth = _far_away(0)
+    assert sorted(read_dice(image).values) == sorted(d.value for d in truth)
+    assert calls == [1]
+
+
 def test_fine_pass_finds_the_small_dice_and_only_them() -> None:
     from vision import detect
 
