@@ -68,10 +68,10 @@ class PiCamera:
             self._cam.start()
             self.focus = self._focus()
             self.locked = self._settle_and_lock(settle_s, converge_s)
+            width, height = self.size = self._frame_size()
         except Exception as exc:  # noqa: BLE001 - libcamera's errors come in many types
             self._release()
             raise PiCameraUnavailable(f"the Pi camera ({self.model}) would not start: {exc}") from exc
-        width, height = self.size = self._frame_size()
         shown = ", ".join(f"{k} {_short(v)}" for k, v in self.locked.items())
         self.message = (f"Pi camera {number} ({self.model}), {width}x{height} at {fps:g} fps; "
                         + (f"{self.focus}; " if self.focus else "")
