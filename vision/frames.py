@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.sim import SimulatedTray
 
-__all__ = ["CameraThread", "FrameSource", "Latest", "LatestFrame", "SimCamera", "SourceClosed"]
+__all__ = ["CameraThread", "FramePacer", "FrameSource", "Latest", "LatestFrame", "SimCamera", "SourceClosed"]
 
 T = TypeVar("T")
 
@@ -167,6 +167,31 @@ class CameraThread:
             self._thread.join(timeout)
 
 
+class FramePacer:
+    """Keeps a recorded or simulated stream to ``fps`` frames a second in real time, as a
+    camera is: :meth:`wait` returns when the next frame is due. A consumer that fell
+    behind gets the next frame at once, without a burst of frames to catch up.
+
+    ``closed`` cuts a wait short; :meth:`wait` then returns False.
+    """
+
+    def __init__(self, fps: float, closed: threading.Event) -> None:
+        self.fps = fps
+        self._closed = closed
+        self._next_due = 0.0
+
+    def wait(self) -> bool:
+        """Wait until the next frame is due; False if ``closed`` was set meanwhile."""
+        now = time.monotonic()
+        period = 1.0 / self.fps
+        if self._next_due <= now - period:
+            self._next_due = now  # fell behind (or the first frame)
+        if self._closed.wait(max(0.0, self._next_due - now)):
+            return False
+        self._next_due += period
+        return True
+
+
 class SimCamera:
     """The simulated tray as a camera: frames at ``fps`` in real time, and throws on request.
 
@@ -192,7 +217,7 @@ class SimCamera:
         self.realtime = realtime
         self._lock = threading.Lock()
         self._closed = threading.Event()
-        self._next_due = 0.0
+        self._pacer = FramePacer(self.tray.fps, self._closed)
 
     @property
     def fps(self) -> float:
@@ -208,15 +233,8 @@ class SimCamera:
         """The next frame; in real time, waits until it is due."""
         if self._closed.is_set():
             raise SourceClosed("sim camera is closed")
-        if self.realtime:
-            now = time.monotonic()
-            period = 1.0 / self.tray.fps
-            if self._next_due <= now - period:
-                self._next_due = now  # fell behind (or first frame): do not burst to catch up
-            # Waiting on the event lets close() cut the wait short.
-            if self._closed.wait(max(0.0, self._next_due - now)):
-                raise SourceClosed("sim camera is closed")
-            self._next_due += period
+        if self.realtime and not self._pacer.wait():
+            raise SourceClosed("sim camera is closed")
         with self._lock:
             return self.tray.next_frame()
 

@@ -108,15 +108,20 @@ def _look(image: np.ndarray, calibration: Calibration | None,
 def _maybe_bigger(image: np.ndarray, calibration: Calibration | None,
                   cands: list[detect.Candidate], probs: np.ndarray) -> bool:
     """Whether the frame may hold dice too big for the detector's usual pass."""
-    sure = [c.face for c, p in zip(cands, probs) if _sure(p)]
+    sure = _sure_faces(cands, probs)
     return not sure or max(sure) * detect.usual_scale(image, calibration) >= detect.BIG_FACE
 
 
 def _maybe_smaller(image: np.ndarray, calibration: Calibration | None,
                    cands: list[detect.Candidate], probs: np.ndarray) -> bool:
     """Whether the frame may hold dice too small for the detector's usual pass."""
-    sure = [c.face for c, p in zip(cands, probs) if _sure(p)]
+    sure = _sure_faces(cands, probs)
     return not sure or float(np.median(sure)) * detect.usual_scale(image, calibration) < detect.SMALL_FACE
+
+
+def _sure_faces(cands: list[detect.Candidate], probs: np.ndarray) -> list[float]:
+    """The face sizes of the candidates read surely."""
+    return [c.face for c, p in zip(cands, probs) if _sure(p)]
 
 
 def _sure(p: np.ndarray) -> bool:

@@ -9,14 +9,13 @@ the last frame stays, as a camera over a still tray would keep showing it.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.frames import SourceClosed
+from vision.frames import FramePacer, SourceClosed
 
 __all__ = ["IMAGE_SUFFIXES", "Replay", "ReplayUnavailable"]
 
@@ -69,7 +68,7 @@ class Replay:
             what = f"a video at {fps:g} fps"
         self.fps = fps
         self.realtime = realtime
-        self._next_due = 0.0
+        self._pacer = FramePacer(fps, self._closed)
         self._last: np.ndarray | None = None
         self.message = f"replaying {path} ({what})"
         """Which source this is, for the log and the control page."""
@@ -97,12 +96,7 @@ class Replay:
     def read(self) -> np.ndarray:
         """The next frame; in real time, waits until it is due."""
         if self.realtime:
-            now = time.monotonic()
-            if self._next_due <= now - 1.0 / self.fps:
-                self._next_due = now  # fell behind: do not burst to catch up
-            if self._closed.wait(max(0.0, self._next_due - now)):
-                raise SourceClosed(f"the replay of {self.path} is closed")
-            self._next_due += 1.0 / self.fps
+            self._pacer.wait()  # returns at once when closed, which is checked next
         if self._closed.is_set():
             if self._video is not None:
                 self._video.release()  # here, on the reading thread: captures are not thread-safe
