@@ -7,11 +7,13 @@ The camera runs a video configuration with a ``RGB888`` main stream, which picam
 lays out in OpenCV's BGR order. Automatic exposure and white balance are left to settle
 for a moment and are then locked at the values they reached: a die's pips must keep
 the same contrast from one throw to the next, and a hand reaching into the tray must
-not change the exposure of the frames read after it leaves.
+not change the exposure of the frames read after it leaves. If the light later grows
+too strong for the lock (vision.exposure.OverexposureWatch), it is measured again.
 """
 from __future__ import annotations
 
 import importlib
+import logging
 import threading
 import time
 from types import ModuleType
@@ -19,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.exposure import OverexposureWatch
 from vision.frames import SourceClosed
 
 __all__ = ["LOCKED_CONTROLS", "PiCamera", "PiCameraUnavailable"]
@@ -26,6 +29,8 @@ __all__ = ["LOCKED_CONTROLS", "PiCamera", "PiCameraUnavailable"]
 LOCKED_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains")
 """The metadata values that are copied back as fixed controls once the camera settles."""
 
+
+log = logging.getLogger(__name__)
 
 CLOSE_WAIT_S = 2.0
 """How long ``close`` waits for a capture in progress."""
@@ -59,6 +64,10 @@ class PiCamera:
         self.fps = fps
         self._closed = threading.Event()
         self._lock = threading.Lock()
+        self._settle_s, self._converge_s = settle_s, converge_s
+        self._overexposed = OverexposureWatch(fps)
+        self.measured_again = 0
+        """How often overexposed frames made the camera measure the light again."""
         try:
             self._cam: Any = picamera2.Picamera2(number)
             config = self._cam.create_video_configuration(
@@ -119,9 +128,21 @@ class PiCamera:
             if self._closed.is_set():
                 raise SourceClosed("the Pi camera is closed")
             frame = np.asarray(self._cam.capture_array("main"))
-        if frame.ndim == 3 and frame.shape[2] == 4:
-            frame = frame[:, :, :3]  # an XBGR8888 stream: drop the padding byte
+            if frame.ndim == 3 and frame.shape[2] == 4:
+                frame = frame[:, :, :3]  # an XBGR8888 stream: drop the padding byte
+            if self._overexposed.due(frame):
+                self._measure_again()
         return np.ascontiguousarray(frame)
+
+    def _measure_again(self) -> None:
+        """The light grew too strong for the locked exposure: let it adjust, and lock again.
+
+        The camera thread waits here (no frames for a second or two); the roll watcher
+        takes the brighter or darker picture of the same dice for no new roll."""
+        self._cam.set_controls({"AeEnable": True, "AwbEnable": True})
+        self.locked = self._settle_and_lock(self._settle_s, self._converge_s)
+        self.measured_again += 1
+        log.info("Pi camera: the tray was overexposed; exposure locked again: %s", self.locked)
 
     def close(self) -> None:
         """Stop the camera and release it; later reads raise :class:`SourceClosed`."""

@@ -3,10 +3,12 @@
 As with the Pi camera, automatic exposure and white balance settle for a moment and
 are then locked where they are, so pip contrast stays the same from throw to throw.
 Webcams differ in which of those controls they obey; the source says in its
-``message`` what it could lock, and reads on either way.
+``message`` what it could lock, and reads on either way. If the light later grows too
+strong for the lock (vision.exposure.OverexposureWatch), it is measured again.
 """
 from __future__ import annotations
 
+import logging
 import sys
 import threading
 import time
@@ -16,9 +18,12 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.exposure import OverexposureWatch
 from vision.frames import SourceClosed
 
 __all__ = ["MAX_FAILED_READS", "UsbCamera", "UsbCameraUnavailable"]
+
+log = logging.getLogger(__name__)
 
 MAX_FAILED_READS = 30
 """Reads in a row that may fail (about two seconds at 15 fps) before the camera is
@@ -68,6 +73,10 @@ class UsbCamera:
         self._closed = threading.Event()
         self._lock = threading.Lock()
         self._released = False
+        self._settle_s = settle_s
+        self._overexposed = OverexposureWatch(fps)
+        self.measured_again = 0
+        """How often overexposed frames made the camera measure the light again."""
         self._cap = capture(index)
         if not self._cap.isOpened():
             self._cap.release()
@@ -103,6 +112,17 @@ class UsbCamera:
                 failed += 1
         return None if frame is None else _bgr(frame)
 
+    def _measure_again(self) -> None:
+        """The light grew too strong for the locked exposure: let it adjust, and lock again."""
+        self._cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, _V4L2_AUTO)
+        if self._cap.get(cv2.CAP_PROP_AUTO_EXPOSURE) != _V4L2_AUTO:
+            self._cap.set(cv2.CAP_PROP_AUTO_EXPOSURE, 0.75)  # builds that map V4L2's modes
+        self._cap.set(cv2.CAP_PROP_AUTO_WB, 1.0)
+        self._grab(self._settle_s)
+        self.locked = self._lock_exposure()
+        self.measured_again += 1
+        log.info("usb:%d: the tray was overexposed; locked again: %s", self.index, self.locked)
+
     def _lock_exposure(self) -> list[str]:
         """Fix exposure and white balance at what auto chose; the names of those that held."""
         locked = []
@@ -129,8 +149,11 @@ class UsbCamera:
                 if self._closed.is_set():
                     raise SourceClosed(f"usb:{self.index} is closed")
                 ok, frame = self._cap.read()
-            if ok and frame is not None:
-                return _bgr(frame)
+                if ok and frame is not None:
+                    frame = _bgr(frame)
+                    if self._overexposed.due(frame):
+                        self._measure_again()
+                    return frame
         raise UsbCameraError(f"usb:{self.index} stopped giving pictures (unplugged?)")
 
     def close(self) -> None:

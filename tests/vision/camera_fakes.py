@@ -20,6 +20,7 @@ class FakePicamera2:
 
     cameras: list[dict[str, Any]] = [{"Model": "imx708", "Num": 0}]
     autofocus: bool | None = True  # None: a fixed-focus module with no AfMode control
+    fill: int | None = None  # every channel of every frame at this level (None: blue 200)
     opened: list["FakePicamera2"] = []
     fail_start: str | None = None
 
@@ -34,6 +35,7 @@ class FakePicamera2:
         self.started = False
         self.closed = False
         self.controls: dict[str, Any] = {}
+        self.control_log: list[dict[str, Any]] = []
         self.frames = 0
         self.captures = 0
         self.capturing = threading.Event()
@@ -71,6 +73,7 @@ class FakePicamera2:
                 "AeLocked": self.frames >= 5, "Lux": 120.0}
 
     def set_controls(self, controls: dict[str, Any]) -> None:
+        self.control_log.append(dict(controls))
         self.controls.update(controls)
 
     def capture_array(self, name: str = "main") -> np.ndarray:
@@ -80,7 +83,10 @@ class FakePicamera2:
         width, height = self.config["main"]["size"]
         fmt = self.config["main"]["format"]
         frame = np.zeros((height, width, 4 if fmt.startswith("X") else 3), np.uint8)
-        frame[..., 0] = 200  # blue, in OpenCV's order: RGB888 is BGR in memory
+        if self.fill is not None:
+            frame[...] = self.fill
+        else:
+            frame[..., 0] = 200  # blue, in OpenCV's order: RGB888 is BGR in memory
         return frame
 
     def stop(self) -> None:
@@ -114,7 +120,8 @@ class FakeCapture:
     def __init__(self, index: int, *, present: bool = True, size: tuple[int, int] = (640, 480),
                  obeys: tuple[int, ...] = (cv2.CAP_PROP_AUTO_EXPOSURE, cv2.CAP_PROP_EXPOSURE,
                                            cv2.CAP_PROP_AUTO_WB, cv2.CAP_PROP_WB_TEMPERATURE),
-                 frames_left: int | None = None, channels: int = 3, black: bool = False) -> None:
+                 frames_left: int | None = None, channels: int = 3, black: bool = False,
+                 level: int = 90) -> None:
         self.index = index
         self.present = present
         self.size = size
@@ -122,6 +129,7 @@ class FakeCapture:
         self.frames_left = frames_left
         self.channels = channels
         self.black = black
+        self.level = level
         self.released = False
         self.reads = 0
         self.props: dict[int, float] = {cv2.CAP_PROP_AUTO_EXPOSURE: 3.0, cv2.CAP_PROP_EXPOSURE: 156.0,
@@ -151,7 +159,7 @@ class FakeCapture:
             self.frames_left -= 1
         self.reads += 1
         w, h = self.size
-        frame = np.full((h, w) if self.channels == 1 else (h, w, self.channels), 90, np.uint8)
+        frame = np.full((h, w) if self.channels == 1 else (h, w, self.channels), self.level, np.uint8)
         return True, frame
 
     def release(self) -> None:

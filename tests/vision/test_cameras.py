@@ -155,6 +155,27 @@ def test_pi_camera_focuses_once_when_its_lens_can(autofocus: bool | None, cycles
         cam.close()
 
 
+def test_pi_camera_measures_the_light_again_when_the_tray_stays_overexposed() -> None:
+    module = fake_picamera2()
+    cam = PiCamera(module=module, fps=2.0, settle_s=0)  # 10 s at 2 fps: 20 frames
+    try:
+        fake = module.Picamera2.opened[0]
+        for _ in range(40):
+            cam.read()  # well exposed (blue 200): nothing happens
+        assert cam.measured_again == 0 and len(fake.control_log) == 1
+        module.Picamera2.fill = 255
+        for _ in range(19):
+            cam.read()
+        assert cam.measured_again == 0
+        cam.read()
+        assert cam.measured_again == 1
+        # Auto exposure and white balance back on, then locked again where they settle.
+        assert fake.control_log[1] == {"AeEnable": True, "AwbEnable": True}
+        assert fake.control_log[2]["AeEnable"] is False and fake.control_log[2]["AwbEnable"] is False
+    finally:
+        cam.close()
+
+
 def test_pi_camera_that_never_converges_is_locked_all_the_same() -> None:
     module = fake_picamera2()
     module.Picamera2.capture_metadata = lambda self: {"ExposureTime": 7000, "AeLocked": False}
@@ -224,6 +245,41 @@ def test_webcam_gives_frames_at_its_own_size_and_locks_what_it_can() -> None:
     finally:
         cam.close()
     assert fake["cap"].released
+
+
+def test_webcam_measures_the_light_again_when_the_tray_stays_overexposed() -> None:
+    caps: list[FakeCapture] = []
+    cam = UsbCamera(0, fps=2.0, settle_s=0,
+                    capture=lambda i: caps.append(FakeCapture(i, level=255)) or caps[-1])
+    try:
+        cap = caps[0]
+        for _ in range(19):
+            cam.read()
+        assert cam.measured_again == 0
+        before = len(cap.set_calls)
+        cam.read()
+        assert cam.measured_again == 1
+        again = cap.set_calls[before:]
+        # Auto exposure (V4L2's mode 3) and white balance back on, then locked again.
+        assert again[:2] == [(cv2.CAP_PROP_AUTO_EXPOSURE, 3.0), (cv2.CAP_PROP_AUTO_WB, 1.0)]
+        assert cap.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 1.0 and cap.props[cv2.CAP_PROP_AUTO_WB] == 0.0
+    finally:
+        cam.close()
+
+
+def test_a_hand_over_the_tray_for_a_moment_does_not_remeasure_the_light() -> None:
+    from vision.exposure import OverexposureWatch
+
+    watch = OverexposureWatch(fps=15.0)
+    white = np.full((48, 64, 3), 255, np.uint8)
+    tray = np.full((48, 64, 3), 120, np.uint8)
+    # A white sleeve over the tray for 3 s of every 15, for a long game: never.
+    for _ in range(20):
+        assert not any(watch.due(white) for _ in range(45))
+        assert not any(watch.due(tray) for _ in range(180))
+    # White dice clipped 6 s of every 10 (thrown, read, picked up): within a minute.
+    due = [watch.due(white) if k % 150 < 90 else watch.due(tray) for k in range(900)]
+    assert any(due)
 
 
 def test_webcam_that_refuses_the_controls_still_reads_and_says_so() -> None:
