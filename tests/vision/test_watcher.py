@@ -297,6 +297,20 @@ def test_without_a_reader_settled_carries_no_reading() -> None:
     assert [e.kind for e in events] == ["moving", "settled"] and events[1].reading is None
 
 
+@pytest.mark.parametrize("gain", [1.3, 0.7])
+def test_the_light_changing_for_good_is_no_new_roll(gain: float) -> None:
+    """A lamp switched on, or the camera measuring the light again: every later frame is
+    brighter or darker, but the dice have not moved."""
+    tray = SimulatedTray(seed=5, size=(640, 480), dice=3)
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 10))
+    tray.roll()
+    assert len(settled(run(watcher, stream(tray, 60)))) == 1
+    relit = (np.clip(f.astype(np.float32) * gain, 0, 255).astype(np.uint8) for f in stream(tray, 60))
+    assert settled(run(watcher, relit)) == []
+    assert not watcher.moving
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(ValueError, match="votes"):
         WatchSettings(settle_frames=3, votes=3)
