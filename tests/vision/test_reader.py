@@ -292,8 +292,11 @@ def _probs(value: int, p: float, tilted: float = 0.0) -> np.ndarray:
         (_probs(5, 0.6), _probs(4, 0.95), (4, False)),
         # Both unsure: a person confirms it.
         (_probs(5, 0.6), _probs(5, 0.7), (5, True)),
-        # The first look suspects a leaning die: no closer look, a person confirms it.
-        (_probs(5, 0.6, tilted=0.05), _probs(5, 0.99), (5, True)),
+        # The first look suspects a leaning die and so does the closer look: a person
+        # confirms it.
+        (_probs(5, 0.6, tilted=0.05), _probs(5, 0.97, tilted=0.02), (5, True)),
+        # The first look suspects a leaning die, the closer look finds it flat: scored.
+        (_probs(5, 0.6, tilted=0.05), _probs(5, 0.99), (5, False)),
         # The first look is sure: no closer look is needed.
         (_probs(3, 0.95), _probs(5, 0.99), (3, False)),
     ],
@@ -320,7 +323,7 @@ def test_second_look_decides_unsure_dice(monkeypatch: pytest.MonkeyPatch, first:
     reading = read_dice(image)
     assert reading.dice
     assert {(d.value, d.flagged) for d in reading.dice} == {expect}
-    unsure = first.max() < learned.SECOND_LOOK_BELOW and first[classify.TILTED] < learned.TILT_HINT
+    unsure = first.max() < learned.SECOND_LOOK_BELOW
     # Every unsure candidate gets the closer look, in the usual pass and in the extra
     # passes that a frame with no sure die gets (vision.learned: _maybe_bigger/_smaller).
     assert calls == ([n for n in n_cands if n] if unsure else [])
