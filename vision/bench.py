@@ -87,6 +87,14 @@ def _close_ups(size: tuple[int, int] = (640, 480),
     return out
 
 
+def _leaning() -> dict[str, Any]:
+    """Simulated trays with dice leaning on the wall: how many of those are flagged."""
+    from vision.sim import leaning_flagged
+
+    flagged, total = leaning_flagged(read_dice, range(100, 140))
+    return {"leaning_dice_flagged": f"{flagged}/{total}"}
+
+
 def _right(reading: Reading, truth: Any) -> bool:
     """A frame is read right when every flat die is read and every leaning one flagged."""
     flat = sorted(d.value for d in truth if not d.tilted)
@@ -170,6 +178,7 @@ def _run() -> dict[str, Any]:
         }
     out["sim_close_up_640x480"] = _close_ups()
     out["sim_far_away_1280x960"] = _close_ups((1280, 960), ((0.025, 4), (0.03, 4)))
+    out["sim_leaning_640x480"] = _leaning()
     try:
         watcher = importlib.import_module("vision.bench_watcher")
     except ModuleNotFoundError as exc:

@@ -13,8 +13,9 @@ from __future__ import annotations
 import dataclasses
 import math
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import cv2
 import numpy as np
@@ -792,6 +793,33 @@ def render_close_up(rng: np.random.Generator, n: int, die_side: float,
     style = dataclasses.replace(TrayStyle.random(rng, size), die_side=die_side, tilt=0.0)
     values = [int(v) for v in rng.integers(1, 7, size=n)]
     return render_tray(rng, values, size, style=style)
+
+
+def leaning_trays(seeds: range) -> Iterator[tuple[np.ndarray, tuple[SimDie, ...]]]:
+    """640x480 trays of four dice, about half of them leaning on the wall (tilted), no
+    clutter: one tray per seed, the same for every caller (tests, the benchmark)."""
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), tilt=0.5, clutter=0)
+        values = [int(v) for v in rng.integers(1, 7, size=4)]
+        yield render_tray(rng, values, (640, 480), style=style)
+
+
+def leaning_flagged(read: Callable[[np.ndarray], Any], seeds: range) -> tuple[int, int]:
+    """Of the leaning dice in :func:`leaning_trays`, how many ``read`` (a reader
+    returning a ``Reading``) flags, and how many there are: a leaning die scored with a
+    value is a misread."""
+    flagged = total = 0
+    for image, truth in leaning_trays(seeds):
+        reading = read(image)
+        for die in truth:
+            if die.tilted:
+                total += 1
+                near = [d for d in reading.dice
+                        if np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1])
+                        < 0.6 * die.side]
+                flagged += all(d.flagged for d in near)
+    return flagged, total
 
 
 # ------------------------------------------------------------------------ the live tray

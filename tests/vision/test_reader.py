@@ -246,23 +246,9 @@ def test_taught_picture_face_matches_itself_at_any_angle() -> None:
 
 def test_tilted_dice_are_flagged_not_scored() -> None:
     """Dice leaning on the tray wall (the simulator's tilted dice) are flagged, not scored."""
-    import dataclasses
+    from vision.sim import leaning_flagged
 
-    flagged = total = 0
-    for seed in range(12):
-        rng = np.random.default_rng(100 + seed)
-        style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), tilt=0.5, clutter=0)
-        values = [int(v) for v in rng.integers(1, 7, size=4)]
-        image, truth = render_tray(rng, values, (640, 480), style=style)
-        reading = read_dice(image)
-        for die in truth:
-            if not die.tilted:
-                continue
-            total += 1
-            near = [d for d in reading.dice
-                    if np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1])
-                    < 0.6 * die.side]
-            flagged += all(d.flagged for d in near)
+    flagged, total = leaning_flagged(read_dice, range(100, 112))
     assert total >= 10
     assert flagged / total >= TILTED_FLAGGED_FLOOR, (flagged, total)
 
