@@ -51,8 +51,9 @@ class Calibration:
     ``tray`` is the tray's outline as polygon points ``((x, y), ...)`` in frame pixels
     (a rectangle is four points, see :meth:`from_rect`); ``background`` an empty-tray
     BGR frame; ``die_size_px`` the side of a die's top face in pixels; ``pip_color`` a
-    BGR triple; ``picture_faces`` the taught logo faces; ``image_size`` the ``(width,
-    height)`` of the frames it was made for.
+    BGR triple (kept, but not used by the learned reader, which reads pips of any
+    colour; the classic recipe does not use it either); ``picture_faces`` the taught
+    logo faces; ``image_size`` the ``(width, height)`` of the frames it was made for.
     """
 
     tray: tuple[tuple[float, float], ...] | None = None
