@@ -96,7 +96,7 @@ def _auto(seed: int, dice: int, picamera: Callable[[], FrameSource],
     passed: list[str] = []
     try:
         camera = picamera()
-        camera.message = f"{getattr(camera, 'message', 'Pi camera')} (--camera auto)"
+        camera.message = f"{camera.message} (--camera auto)"
         return camera
     except ValueError as exc:
         passed.append(f"no Pi camera ({exc})")
@@ -107,7 +107,7 @@ def _auto(seed: int, dice: int, picamera: Callable[[], FrameSource],
         except ValueError as exc:
             passed.append(f"usb:{n} ({exc})")
             continue
-        camera.message = f"{getattr(camera, 'message', 'USB camera')} (--camera auto; {'; '.join(passed)})"
+        camera.message = f"{camera.message} (--camera auto; {'; '.join(passed)})"
         return camera
     if not numbers:
         passed.append("no USB camera (/dev/video0-9)")

@@ -29,6 +29,13 @@ MAX_GAIN = 4.0
 """At most this much brighter: beyond it, noise would be read as pips."""
 
 
+def _brightest_channel(image: np.ndarray) -> np.ndarray:
+    """Every 8th pixel of every 8th row, its brightest channel: enough for a percentile
+    or a share, at about 0.05 ms for a 1280x960 frame."""
+    thumb = image[::8, ::8]
+    return thumb.max(axis=2) if thumb.ndim == 3 else thumb
+
+
 def brightened(image: np.ndarray) -> np.ndarray:
     """``image`` (BGR uint8) itself, or brighter if it is dim.
 
@@ -40,8 +47,7 @@ def brightened(image: np.ndarray) -> np.ndarray:
     >>> brightened(lit) is lit
     True
     """
-    # Every 8th pixel of every 8th row: enough for a percentile, and about 0.05 ms.
-    level = float(np.percentile(image[::8, ::8].max(axis=2), 99))
+    level = float(np.percentile(_brightest_channel(image), 99))
     if level >= DIM_LEVEL:
         return image
     gain = min(MAX_GAIN, TARGET_LEVEL / max(level, 1.0))
@@ -82,8 +88,7 @@ class OverexposureWatch:
 
     def due(self, frame: np.ndarray) -> bool:
         """Count ``frame`` (BGR); True once the light should be measured again."""
-        thumb = frame[::8, ::8]
-        brightest = thumb.max(axis=2) if thumb.ndim == 3 else thumb
+        brightest = _brightest_channel(frame)
         clipped = float(np.count_nonzero(brightest >= CLIPPED_LEVEL)) / brightest.size
         if clipped >= CLIPPED_SHARE:
             self._count += 1.0

@@ -16,7 +16,7 @@ from vision.cameras import CameraUnavailable, open_camera, usb_candidates
 from vision.frames import CameraThread, FrameSource, SimCamera, SourceClosed
 from vision.picamera import PiCamera, PiCameraUnavailable
 from vision.replay import Replay
-from vision.usbcamera import MAX_FAILED_READS, UsbCamera, UsbCameraError, UsbCameraUnavailable
+from vision.usbcamera import UsbCamera, UsbCameraError, UsbCameraUnavailable
 
 
 def _no_pi() -> FrameSource:
@@ -331,7 +331,7 @@ def test_webcam_closed_while_reading_releases_after_the_read() -> None:
     go_on.set()
     closer.join(3)
     reader.join(3)
-    assert slow["cap"].released and MAX_FAILED_READS > 1
+    assert slow["cap"].released
 
 
 def _read_until_closed(cam: UsbCamera) -> None:
