@@ -35,6 +35,9 @@ CLOSE_WAIT_S = 2.0
 # V4L2's exposure modes as OpenCV's V4L2 backend passes them through.
 _V4L2_MANUAL, _V4L2_AUTO = 1.0, 3.0
 
+MJPG = cv2.VideoWriter.fourcc(*"MJPG")
+"""Motion JPEG, the pixel format asked for first (see :class:`UsbCamera`)."""
+
 
 class UsbCameraUnavailable(ValueError):
     """The USB camera cannot be opened or gives no picture."""
@@ -59,8 +62,10 @@ def _open_capture(index: int) -> Any:
 class UsbCamera:
     """Frames from USB camera ``index`` (``/dev/video<index>``), BGR uint8.
 
-    ``size`` is asked for; the camera may choose another, and ``size`` afterwards says
-    what it gives. ``capture`` opens the device (the tests pass a fake of OpenCV's
+    ``size`` is asked for, in motion JPEG: over USB 2 most webcams send 1280×960
+    uncompressed at a few frames a second or not at all, compressed at 15-30 (OpenCV
+    decodes it). The camera may choose another size or format; ``size`` afterwards
+    says what it gives, and ``message`` names the format. ``capture`` opens the device (the tests pass a fake of OpenCV's
     ``VideoCapture``).
     """
 
@@ -81,6 +86,8 @@ class UsbCamera:
         if not self._cap.isOpened():
             self._cap.release()
             raise UsbCameraUnavailable(f"no camera at /dev/video{index}")
+        # The format first: V4L2 fits the size to the formats the camera offers.
+        self._cap.set(cv2.CAP_PROP_FOURCC, float(MJPG))
         self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, float(size[0]))
         self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, float(size[1]))
         self._cap.set(cv2.CAP_PROP_FPS, float(fps))
@@ -93,7 +100,8 @@ class UsbCamera:
         self.size = (first.shape[1], first.shape[0])
         self.locked = self._lock_exposure()
         what = " and ".join(self.locked) if self.locked else "nothing"
-        self.message = (f"USB camera {index}, {self.size[0]}x{self.size[1]}; locked {what}"
+        self.message = (f"USB camera {index}, {self.size[0]}x{self.size[1]}"
+                        f"{_format_name(self._cap.get(cv2.CAP_PROP_FOURCC))}; locked {what}"
                         + ("" if len(self.locked) == 2 else
                            " (this camera keeps adjusting the rest itself)"))
         """Which source this is, for the log and the control page."""
@@ -168,6 +176,13 @@ class UsbCamera:
                     self._cap.release()
             finally:
                 self._lock.release()
+
+
+def _format_name(fourcc: float) -> str:
+    """`` MJPG`` for a four-character code OpenCV reports; nothing for one it does not."""
+    code = int(fourcc)
+    name = "".join(chr((code >> (8 * k)) & 0xFF) for k in range(4))
+    return f" {name}" if code and name.isprintable() and name.strip() else ""
 
 
 def _bgr(frame: np.ndarray) -> np.ndarray:

@@ -110,19 +110,25 @@ def fake_picamera2(cameras: list[dict[str, Any]] | None = None, *,
     return module
 
 
+YUYV = cv2.VideoWriter.fourcc(*"YUYV")
+MJPG = cv2.VideoWriter.fourcc(*"MJPG")
+
+
 class FakeCapture:
     """OpenCV's ``VideoCapture`` on a webcam that gives ``size`` frames, whatever is asked.
 
     ``obeys`` lists the properties the camera accepts; ``frames_left`` (when set) is how
-    many frames it gives before it is unplugged.
+    many frames it gives before it is unplugged. With ``raw_size`` it gives ``size``
+    only in motion JPEG, and ``raw_size`` uncompressed (YUYV, its default format).
     """
 
     def __init__(self, index: int, *, present: bool = True, size: tuple[int, int] = (640, 480),
                  obeys: tuple[int, ...] = (cv2.CAP_PROP_AUTO_EXPOSURE, cv2.CAP_PROP_EXPOSURE,
                                            cv2.CAP_PROP_AUTO_WB, cv2.CAP_PROP_WB_TEMPERATURE),
                  frames_left: int | None = None, channels: int = 3, black: bool = False,
-                 level: int = 90) -> None:
+                 level: int = 90, raw_size: tuple[int, int] | None = None) -> None:
         self.index = index
+        self.raw_size = raw_size
         self.present = present
         self.size = size
         self.obeys = obeys
@@ -133,7 +139,8 @@ class FakeCapture:
         self.released = False
         self.reads = 0
         self.props: dict[int, float] = {cv2.CAP_PROP_AUTO_EXPOSURE: 3.0, cv2.CAP_PROP_EXPOSURE: 156.0,
-                                        cv2.CAP_PROP_AUTO_WB: 1.0, cv2.CAP_PROP_WB_TEMPERATURE: 4600.0}
+                                        cv2.CAP_PROP_AUTO_WB: 1.0, cv2.CAP_PROP_WB_TEMPERATURE: 4600.0,
+                                        cv2.CAP_PROP_FOURCC: float(YUYV)}
         self.set_calls: list[tuple[int, float]] = []
 
     def isOpened(self) -> bool:  # noqa: N802 - OpenCV's name
@@ -141,6 +148,9 @@ class FakeCapture:
 
     def set(self, prop: int, value: float) -> bool:
         self.set_calls.append((prop, value))
+        if prop == cv2.CAP_PROP_FOURCC and self.raw_size is not None:
+            self.props[prop] = value
+            return True
         if prop not in self.obeys:
             return False
         if prop == cv2.CAP_PROP_AUTO_EXPOSURE and value not in (1.0, 3.0):
@@ -159,6 +169,8 @@ class FakeCapture:
             self.frames_left -= 1
         self.reads += 1
         w, h = self.size
+        if self.raw_size is not None and self.props[cv2.CAP_PROP_FOURCC] != MJPG:
+            w, h = self.raw_size
         frame = np.full((h, w) if self.channels == 1 else (h, w, self.channels), self.level, np.uint8)
         return True, frame
 

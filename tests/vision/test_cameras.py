@@ -241,10 +241,25 @@ def test_webcam_gives_frames_at_its_own_size_and_locks_what_it_can() -> None:
         # Locked at what auto exposure and white balance had chosen.
         assert cap.props[cv2.CAP_PROP_AUTO_EXPOSURE] == 1.0 and cap.props[cv2.CAP_PROP_EXPOSURE] == 156.0
         assert cap.props[cv2.CAP_PROP_AUTO_WB] == 0.0 and cap.props[cv2.CAP_PROP_WB_TEMPERATURE] == 4600.0
-        assert cam.message == "USB camera 1, 800x600; locked exposure and white balance"
+        assert cam.message == "USB camera 1, 800x600 YUYV; locked exposure and white balance"
     finally:
         cam.close()
     assert fake["cap"].released
+
+
+def test_webcam_is_asked_for_motion_jpeg_so_it_can_give_the_full_size() -> None:
+    # Like many USB 2 webcams: 1280x960 only compressed, 640x480 uncompressed.
+    caps: list[FakeCapture] = []
+    cam = UsbCamera(0, size=(1280, 960), settle_s=0,
+                    capture=lambda i: caps.append(FakeCapture(i, size=(1280, 960),
+                                                              raw_size=(640, 480))) or caps[-1])
+    try:
+        assert cam.read().shape == (960, 1280, 3) and cam.size == (1280, 960)
+        assert cam.message.startswith("USB camera 0, 1280x960 MJPG; ")
+        asked = [prop for prop, _ in caps[0].set_calls]
+        assert asked.index(cv2.CAP_PROP_FOURCC) < asked.index(cv2.CAP_PROP_FRAME_WIDTH)
+    finally:
+        cam.close()
 
 
 def test_webcam_measures_the_light_again_when_the_tray_stays_overexposed() -> None:
