@@ -45,18 +45,42 @@ def _cut(image: np.ndarray, x: float, y: float, face: float, angle: float = 0.0)
     return cut(image, x, y, face, angle, out=_OUT[0])
 
 
-def make_net(arch: str = "small") -> nn.Module:
+class WithContrast(nn.Module):
+    """A net that sees each crop twice: as it is, and stretched to its own contrast.
+
+    Each channel of the second copy has zero mean and unit spread over the crop (a
+    spread under 0.1 is not stretched further, so a plain floor stays plain): red pips
+    on a dark marbled die, faint in the raw crop, are as strong there as black pips on
+    a white die. The raw copy keeps what the stretch loses (how bright the die is)."""
+
+    def __init__(self, net: nn.Module) -> None:
+        super().__init__()
+        self.stretch = nn.InstanceNorm2d(3, eps=0.01, affine=False)
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.net(torch.cat([x, self.stretch(x)], 1))
+
+
+def make_net(arch: str = "small", contrast: bool = False) -> nn.Module:
     """A small CNN: about 13 M multiply-adds per 32×32 crop (``small``).
 
     ``deep`` starts with a strided convolution (cheap at full crop resolution) and
-    spends the saved work on a third, wider stage: about 15 M multiply-adds at 40×40."""
+    spends the saved work on a third, wider stage: about 15 M multiply-adds at 40×40.
+    With ``contrast`` the net also sees the crop stretched (:class:`WithContrast`)."""
+    if contrast:
+        return WithContrast(_layers(arch, 6))
+    return _layers(arch, 3)
+
+
+def _layers(arch: str, cin0: int) -> nn.Sequential:
     def block(cin: int, cout: int, stride: int = 1) -> list[nn.Module]:
         return [nn.Conv2d(cin, cout, 3, stride=stride, padding=1, bias=False),
                 nn.BatchNorm2d(cout), nn.ReLU()]
 
     if arch == "deep":
         return nn.Sequential(
-            *block(3, 32, 2),
+            *block(cin0, 32, 2),
             *block(32, 48), nn.MaxPool2d(2),
             *block(48, 64), *block(64, 64), nn.MaxPool2d(2),
             *block(64, 96), *block(96, 96),
@@ -64,21 +88,21 @@ def make_net(arch: str = "small") -> nn.Module:
         )
     if arch == "tiny":  # about 6 M multiply-adds at 32×32: half the small net's cost
         return nn.Sequential(
-            *block(3, 16), nn.MaxPool2d(2),
+            *block(cin0, 16), nn.MaxPool2d(2),
             *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
             *block(32, 48), *block(48, 48),
             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(48, N_CLASSES),
         )
     if arch == "wide":
         return nn.Sequential(
-            *block(3, 32, 2),
+            *block(cin0, 32, 2),
             *block(32, 64), nn.MaxPool2d(2),
             *block(64, 96), *block(96, 96), nn.MaxPool2d(2),
             *block(96, 128), *block(128, 128),
             nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(128, N_CLASSES),
         )
     return nn.Sequential(
-        *block(3, 24), nn.MaxPool2d(2),
+        *block(cin0, 24), nn.MaxPool2d(2),
         *block(24, 48), *block(48, 48), nn.MaxPool2d(2),
         *block(48, 64), *block(64, 64),
         nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.1), nn.Linear(64, N_CLASSES),
@@ -294,6 +318,8 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     ap.add_argument("--detector", type=Path, default=None,
                     help="a trained detector.onnx whose false alarms become negatives")
+    ap.add_argument("--contrast", action="store_true",
+                    help="also give the net each crop stretched to its own contrast")
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the weights and the augmentation (models to average)")
     args = ap.parse_args()
@@ -312,7 +338,7 @@ def main() -> None:
     hard = hard_dice(samples, args.hard, args.hard_times) if args.hard else None
     if hard is not None:
         print(f"{sum(int((h > 1).sum()) for h in hard)} hard photo dice", flush=True)
-    net = make_net(args.arch)
+    net = make_net(args.arch, args.contrast)
     if args.init is not None:
         net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
