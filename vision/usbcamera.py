@@ -65,8 +65,8 @@ class UsbCamera:
     ``size`` is asked for, in motion JPEG: over USB 2 most webcams send 1280×960
     uncompressed at a few frames a second or not at all, compressed at 15-30 (OpenCV
     decodes it). The camera may choose another size or format; ``size`` afterwards
-    says what it gives, and ``message`` names the format. ``capture`` opens the device (the tests pass a fake of OpenCV's
-    ``VideoCapture``).
+    says what it gives, and ``message`` names the format. ``capture`` opens the
+    device (the tests pass a fake of OpenCV's ``VideoCapture``).
     """
 
     name = "usb"

@@ -128,9 +128,9 @@ class FakeCapture:
                  frames_left: int | None = None, channels: int = 3, black: bool = False,
                  level: int = 90, raw_size: tuple[int, int] | None = None) -> None:
         self.index = index
-        self.raw_size = raw_size
         self.present = present
         self.size = size
+        self.raw_size = raw_size
         self.obeys = obeys
         self.frames_left = frames_left
         self.channels = channels
