@@ -100,8 +100,9 @@ class UsbCamera:
         self.size = (first.shape[1], first.shape[0])
         self.locked = self._lock_exposure()
         what = " and ".join(self.locked) if self.locked else "nothing"
-        self.message = (f"USB camera {index}, {self.size[0]}x{self.size[1]}"
-                        f"{_format_name(self._cap.get(cv2.CAP_PROP_FOURCC))}; locked {what}"
+        shown = " ".join(filter(None, (f"{self.size[0]}x{self.size[1]}",
+                                       _format_name(self._cap.get(cv2.CAP_PROP_FOURCC)))))
+        self.message = (f"USB camera {index}, {shown}; locked {what}"
                         + ("" if len(self.locked) == 2 else
                            " (this camera keeps adjusting the rest itself)"))
         """Which source this is, for the log and the control page."""
@@ -179,10 +180,10 @@ class UsbCamera:
 
 
 def _format_name(fourcc: float) -> str:
-    """`` MJPG`` for a four-character code OpenCV reports; nothing for one it does not."""
+    """``MJPG`` for the four-character code OpenCV reports; empty if it reports none."""
     code = int(fourcc)
     name = "".join(chr((code >> (8 * k)) & 0xFF) for k in range(4))
-    return f" {name}" if code and name.isprintable() and name.strip() else ""
+    return name if code and name.isprintable() and name.strip() else ""
 
 
 def _bgr(frame: np.ndarray) -> np.ndarray:
