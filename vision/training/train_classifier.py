@@ -298,6 +298,8 @@ def main() -> None:
                     help="show each simulated leaning die this many times more often")
     ap.add_argument("--sim-tilt", type=float, default=0.0,
                     help="force this share of leaning dice in half the simulated trays")
+    ap.add_argument("--sim-touch", type=float, default=0.0,
+                    help="a third of the simulated trays hold 6-12 dice touching with this chance")
     ap.add_argument("--crop-px", type=int, default=CROP_PX, help="crop side in pixels")
     ap.add_argument("--holdout", action="store_true",
                     help="leave every fourth train photo out (to judge a model on unseen photos)")
@@ -320,6 +322,9 @@ def main() -> None:
                     help="a trained detector.onnx whose false alarms become negatives")
     ap.add_argument("--contrast", action="store_true",
                     help="also give the net each crop stretched to its own contrast")
+    ap.add_argument("--only", choices=("byler-d6", "matteop65-oblique"), default=None,
+                    help="train on this shared folder's photos only (to judge how the net "
+                         "reads dice and cameras it has never seen: the other folder)")
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the weights and the augmentation (models to average)")
     args = ap.parse_args()
@@ -330,7 +335,9 @@ def main() -> None:
     real = load_train()
     if args.holdout:
         real = held_out(real)[0]
-    samples = real + sim_samples(args.sim, seed=1, tilt=args.sim_tilt)
+    if args.only:
+        real = [s for s in real if s.source == args.only]
+    samples = real + sim_samples(args.sim, seed=1, tilt=args.sim_tilt, touch=args.sim_touch)
     print(f"{len(samples)} photos/frames, {sum(len(s.dice) for s in samples)} dice", flush=True)
     negatives = mine_negatives(samples, args.detector) if args.detector else None
     if negatives is not None:

@@ -145,13 +145,15 @@ def main() -> None:
     ap.add_argument("--min-scale", type=float, default=0.6,
                     help="smallest frame rescaling (lower: smaller dice, for a cheaper "
                          "calibrated read at vision.detect.CAL_DIE_PX)")
+    ap.add_argument("--sim-touch", type=float, default=0.0,
+                    help="a third of the simulated trays hold 6-12 dice touching with this chance")
     args = ap.parse_args()
     MIN_SCALE[0] = args.min_scale
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
-    samples = load_train() + sim_samples(args.sim, seed=2)
+    samples = load_train() + sim_samples(args.sim, seed=2, touch=args.sim_touch)
     print(f"{len(samples)} photos/frames", flush=True)
     net = Detector()
     if args.init is not None:
