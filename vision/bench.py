@@ -95,6 +95,16 @@ def _leaning() -> dict[str, Any]:
     return {"leaning_dice_flagged": f"{flagged}/{total}"}
 
 
+def _clustered() -> dict[str, Any]:
+    """Simulated trays of six dice, most touching another: frames read entirely right."""
+    from vision.sim import cluster_trays
+
+    frames = list(cluster_trays(range(500, 540)))
+    right = sum(_right(read_dice(im), t) for im, t in frames)
+    return {"frames_read_right": f"{right}/{len(frames)}",
+            "ms_median": _stats(_time([(im, None) for im, _t in frames]))["ms_median"]}
+
+
 def _right(reading: Reading, truth: Any) -> bool:
     """A frame is read right when every flat die is read and every leaning one flagged."""
     flat = sorted(d.value for d in truth if not d.tilted)
@@ -179,6 +189,7 @@ def _run() -> dict[str, Any]:
     out["sim_close_up_640x480"] = _close_ups()
     out["sim_far_away_1280x960"] = _close_ups((1280, 960), ((0.025, 4), (0.03, 4)))
     out["sim_leaning_640x480"] = _leaning()
+    out["sim_clustered_640x480"] = _clustered()
     try:
         watcher = importlib.import_module("vision.bench_watcher")
     except ModuleNotFoundError as exc:

@@ -1,6 +1,8 @@
 """The learned reader: find dice with the detector, read each with the classifier."""
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -41,6 +43,16 @@ SECOND_LOOK_BELOW = 0.85
 # 93.7 %, but 41 of 77; no closer look at all for such dice: the numbers before).
 TILT_HINT = 0.02
 CLOSER_TILT_HINT = 0.005
+# In a cluster of touching dice the detector often sizes a die too small (its
+# neighbours' edges look like its own), and a crop cut that tight shows a pip or two and
+# an edge, not a die: it is read "not a die" and the die is missed. One camera over one
+# tray sees its dice at one size, so without a calibrated size a candidate read unsurely,
+# sized RECUT_RANGE of the median die read surely, is read again cut at that size.
+# Judged on held-out train photos (models trained without them): byler-d6 93.7 ->
+# 94.9 %, matteop65 93.2 -> 93.7 %, no new misread; simulated trays of 12 dice, 60 %
+# of them touching: 82.7 -> 85.4 % of dice right; the simulated flat frames, leaning
+# dice and close-ups unchanged but for one close-up frame either way.
+RECUT_RANGE = (SIZE_RANGE[0], 0.85)
 
 
 def available() -> bool:
@@ -63,6 +75,8 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
             if maybe(image, calibration, cands, probs):
                 more, more_probs = _look(image, calibration, find(image, calibration))
                 cands, probs = cands + more, np.concatenate([probs, more_probs])
+    if not sized:
+        cands, probs = _recut(image, cands, probs)
     # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.
     keep = [(c, p) for c, p in zip(cands, probs) if int(np.argmax(p)) != classify.NOT_DIE]
     if not sized:
@@ -107,11 +121,16 @@ def _look(image: np.ndarray, calibration: Calibration | None,
             cands = [c for c in cands if not _part_of_tray(image, calibration.background, c)]
         if calibration.die_size_px:
             cands = _sized(cands, float(calibration.die_size_px))
+    return cands, _probabilities(image, cands)
+
+
+def _probabilities(image: np.ndarray, cands: list[detect.Candidate]) -> np.ndarray:
+    """The classifiers' probabilities for ``cands``: the first look, then the second."""
     probs = classify.classify(classify.crops_of(image, [(c.x, c.y, c.face) for c in cands]),
                               views=VIEWS)
     if SECOND_LOOK and len(probs):
         probs = _second_look(image, cands, probs)
-    return cands, probs
+    return probs
 
 
 def _maybe_bigger(image: np.ndarray, calibration: Calibration | None,
@@ -126,6 +145,29 @@ def _maybe_smaller(image: np.ndarray, calibration: Calibration | None,
     """Whether the frame may hold dice too small for the detector's usual pass."""
     sure = _sure_faces(cands, probs)
     return not sure or float(np.median(sure)) * detect.usual_scale(image, calibration) < detect.SMALL_FACE
+
+
+def _recut(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndarray
+           ) -> tuple[list[detect.Candidate], np.ndarray]:
+    """Candidates read unsurely and sized well below the dice read surely, read again
+    cut at those dice's median size; the new reading is kept unless it is "not a die"."""
+    sure = _sure_faces(cands, probs)
+    if not sure:
+        return cands, probs
+    size = float(np.median(sure))
+    lo, hi = RECUT_RANGE
+    redo = [i for i, (c, p) in enumerate(zip(cands, probs))
+            if not _sure(p) and int(np.argmax(p)) != classify.TILTED
+            and lo * size <= c.face < hi * size]
+    if not redo:
+        return cands, probs
+    again = [dataclasses.replace(cands[i], face=size) for i in redo]
+    more = _probabilities(image, again)
+    cands, probs = list(cands), probs.copy()
+    for c, p, i in zip(again, more, redo):
+        if int(np.argmax(p)) != classify.NOT_DIE:
+            cands[i], probs[i] = c, p
+    return cands, probs
 
 
 def _sure_faces(cands: list[detect.Candidate], probs: np.ndarray) -> list[float]:

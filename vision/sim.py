@@ -805,6 +805,23 @@ def leaning_trays(seeds: range) -> Iterator[tuple[np.ndarray, tuple[SimDie, ...]
         yield render_tray(rng, values, (640, 480), style=style)
 
 
+def cluster_trays(seeds: range, count: int = 6, size: Size = (640, 480)
+                  ) -> Iterator[tuple[np.ndarray, tuple[SimDie, ...]]]:
+    """Trays of ``count`` flat dice, each placed touching another with a chance of 60 %:
+    clusters, as a throw of six often ends. One tray per seed, the same for every caller
+    (tests, the benchmark); a seed whose dice do not fit is skipped."""
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        style = TrayStyle.random(rng, size)
+        style = dataclasses.replace(style, tilt=0.0, clutter=0, touching=0.6,
+                                    die_side=min(style.die_side, 0.06))
+        values = [int(v) for v in rng.integers(1, 7, size=count)]
+        try:
+            yield render_tray(rng, values, size, style=style)
+        except ValueError:
+            continue
+
+
 def leaning_flagged(read: Callable[[np.ndarray], Any], seeds: range) -> tuple[int, int]:
     """Of the leaning dice in :func:`leaning_trays`, how many ``read`` (a reader
     returning a ``Reading``) flags, and how many there are: a leaning die scored with a
