@@ -96,13 +96,19 @@ def _leaning() -> dict[str, Any]:
 
 
 def _clustered() -> dict[str, Any]:
-    """Simulated trays of six dice, most touching another: frames read entirely right."""
+    """Simulated trays of six dice, most touching another: frames read entirely right,
+    without and with a die-size calibration."""
     from vision.sim import cluster_trays
 
-    frames = list(cluster_trays(range(500, 540)))
-    right = sum(_right(read_dice(im), t) for im, t in frames)
-    return {"frames_read_right": f"{right}/{len(frames)}",
-            "ms_median": _stats(_time([(im, None) for im, _t in frames]))["ms_median"]}
+    frames = [(im, t, Calibration(die_size_px=float(np.median([d.side for d in t]))))
+              for im, t in cluster_trays(range(500, 540))]
+    return {
+        "frames_read_right": f"{sum(_right(read_dice(im), t) for im, t, _c in frames)}/{len(frames)}",
+        "frames_read_right_calibrated":
+            f"{sum(_right(read_dice(im, c), t) for im, t, c in frames)}/{len(frames)}",
+        "ms_median": _stats(_time([(im, None) for im, _t, _c in frames]))["ms_median"],
+        "ms_median_calibrated": _stats(_time([(im, c) for im, _t, c in frames]))["ms_median"],
+    }
 
 
 def _right(reading: Reading, truth: Any) -> bool:

@@ -21,7 +21,12 @@ from calibration import Calibration
 MODEL = Path(__file__).resolve().parent / "models" / "detector.onnx"
 STRIDE = 4
 LONG_SIDE = 320
-CAL_DIE_PX = 14.0  # with a known die size, shrink so a die face is this big (fast)
+# With a known die size, shrink so a die face is this big, when that is smaller than
+# the usual pass. At 14 px touching dice merge: a calibration read 77.7 % of the dice in
+# simulated trays of 12 clustered dice (91.2 % at 18 px, 85.4 % without a calibration),
+# 83.8 % in trays of 6 (95.4 % at 18 px); held-out train photos and simulated loose
+# frames read as well or better at 18 px. It costs about 1 ms at 640x480.
+CAL_DIE_PX = 18.0
 PEAK_THRESHOLD = 0.3  # heat a peak needs to be a candidate (fixed on the train split)
 # The net was trained on dice up to about 50 px at LONG_SIDE (15 % of the frame's
 # width): a close-up of a few dice finds nothing. detect_coarse looks again at 1/2 and
@@ -84,10 +89,11 @@ def usual_scale(image: np.ndarray, calibration: Calibration | None) -> float:
 
 def _region(image: np.ndarray, calibration: Calibration | None) -> tuple[int, int, int, int, float]:
     x0, y0, x1, y1 = _bounds(image, calibration)
+    scale = LONG_SIDE / max(x1 - x0, y1 - y0)
     if calibration is not None and calibration.die_size_px:
-        scale = CAL_DIE_PX / calibration.die_size_px
-    else:
-        scale = LONG_SIDE / max(x1 - x0, y1 - y0)
+        # A known die size makes the pass smaller when the dice are big, never bigger
+        # than the pass without it.
+        scale = min(scale, CAL_DIE_PX / calibration.die_size_px)
     return x0, y0, x1, y1, min(scale, 2.0)
 
 
