@@ -22,10 +22,11 @@ MODEL = Path(__file__).resolve().parent / "models" / "detector.onnx"
 STRIDE = 4
 LONG_SIDE = 320
 # With a known die size, shrink so a die face is this big, when that is smaller than
-# the usual pass. At 14 px touching dice merge: a calibration read 77.7 % of the dice in
-# simulated trays of 12 clustered dice (91.2 % at 18 px, 85.4 % without a calibration),
-# 83.8 % in trays of 6 (95.4 % at 18 px); held-out train photos and simulated loose
-# frames read as well or better at 18 px. It costs about 1 ms at 640x480.
+# the usual pass. At 14 px touching dice merge: with a calibration the reader read
+# 77.7 % of the dice in simulated trays of 12 clustered dice (89.2 % at 18 px, 85.4 %
+# without a calibration) and 83.8 % in trays of 6 (94.2 % at 18 px); held-out train
+# photos and simulated loose frames read as well or better at 18 px. It costs about
+# 1 ms at 640x480.
 CAL_DIE_PX = 18.0
 PEAK_THRESHOLD = 0.3  # heat a peak needs to be a candidate (fixed on the train split)
 # The net was trained on dice up to about 50 px at LONG_SIDE (15 % of the frame's
