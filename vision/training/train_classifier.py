@@ -188,19 +188,36 @@ def hard_dice(samples: list[Sample], model: Path, times: int) -> list[np.ndarray
     return out
 
 
+def recolour(rng: np.random.Generator, crop: np.ndarray) -> np.ndarray:
+    """The crop in two random colours, its darkest parts in one and its lightest in the
+    other: a white die with black pips becomes a die of any colour with pips of any
+    other, lighter or darker (the shared photos hold only a few sets of dice)."""
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    lo, hi = float(grey.min()), float(grey.max())
+    t = (grey - lo) / max(hi - lo, 1.0)
+    while True:
+        dark, light = rng.uniform(0, 255, 3), rng.uniform(0, 255, 3)
+        # Pips must stay visible: the two colours differ in brightness.
+        if abs(float(light.mean()) - float(dark.mean())) >= 60:
+            break
+    out = dark + (light - dark) * t[..., None]
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
 def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
                negatives: list[np.ndarray] | None = None,
                tilted_reps: int = 1, strong: bool = False,
                rich: float = 0.0, light: float = 1.0,
                hard: list[np.ndarray] | None = None,
-               streaks: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+               streaks: float = 0.0, duotone: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of freshly augmented crops and their classes.
 
     ``rich`` is the share of synthetic dice drawn by :func:`synth_die` (marbled bodies,
     side faces with pips) instead of :func:`synth_face`; ``light`` scales the colour
     changes applied to crops of real photos (1 = as strong as for synthetic ones);
     ``hard`` holds, per sample, how many times more often each die is shown;
-    ``streaks`` is the share of crops given a thin glare arc (:func:`glare_streak`)."""
+    ``streaks`` is the share of crops given a thin glare arc (:func:`glare_streak`);
+    ``duotone`` the share of real photo crops recoloured by :func:`recolour`."""
     def face_or_die(v: int, pips: list[tuple[float, float]] | None = None
                     ) -> tuple[np.ndarray, float]:
         if rich > 0 and rng.random() < rich:
@@ -282,6 +299,9 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
     if streaks > 0:
         crops = [glare_streak(rng, c) if rng.random() < streaks else c for c in crops]
     photo.extend([False] * (len(crops) - len(photo)))
+    if duotone > 0:
+        crops = [recolour(rng, c) if p and rng.random() < duotone else c
+                 for c, p in zip(crops, photo)]
     x = np.stack([colour_jitter(rng, c, max_blur=3, strength=light if p else 1.0)
                   for c, p in zip(crops, photo)]).astype(np.float32) / 255.0
     return x.transpose(0, 3, 1, 2).copy(), np.array(labels, np.int64)
@@ -322,6 +342,8 @@ def main() -> None:
                     help="a trained detector.onnx whose false alarms become negatives")
     ap.add_argument("--contrast", action="store_true",
                     help="also give the net each crop stretched to its own contrast")
+    ap.add_argument("--duotone", type=float, default=0.0,
+                    help="share of real photo crops recoloured in two random colours")
     ap.add_argument("--only", choices=("byler-d6", "matteop65-oblique"), default=None,
                     help="train on this shared folder's photos only (to judge how the net "
                          "reads dice and cameras it has never seen: the other folder)")
@@ -357,7 +379,7 @@ def main() -> None:
         t0 = time.time()
         x, y = make_epoch(rng, samples, args.synth, negatives, args.tilted_reps,
                           args.strong_aug, args.rich_synth, args.light_real, hard,
-                          args.streaks)
+                          args.streaks, args.duotone)
         order = rng.permutation(len(y))
         net.train()
         total, right, seen = 0.0, 0, 0
