@@ -157,7 +157,8 @@ def _recut(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndarray
     """Candidates read unsurely, sized well below the dice read surely and next to one,
     read again cut at those dice's median size; the new reading is kept unless it is
     "not a die"."""
-    sure = [c for c, p in zip(cands, probs) if _sure(p)]
+    is_sure = [_sure(p) for p in probs]
+    sure = [c for c, s in zip(cands, is_sure) if s]
     if not sure:
         return cands, probs
     size = float(np.median([c.face for c in sure]))
@@ -166,8 +167,8 @@ def _recut(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndarray
     def by_a_die(c: detect.Candidate) -> bool:
         return any(np.hypot(c.x - s.x, c.y - s.y) <= RECUT_NEAR * size for s in sure)
 
-    redo = [i for i, (c, p) in enumerate(zip(cands, probs))
-            if not _sure(p) and int(np.argmax(p)) != classify.TILTED
+    redo = [i for i, (c, p, s) in enumerate(zip(cands, probs, is_sure))
+            if not s and int(np.argmax(p)) != classify.TILTED
             and lo * size <= c.face < hi * size and by_a_die(c)]
     if not redo:
         return cands, probs

@@ -21,6 +21,7 @@ import cv2
 import numpy as np
 
 DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+FOLDERS = ("byler-d6", "matteop65-oblique")  # the shared folders trained on
 
 # Classifier classes: 0-5 are values 1-6; then "not a die centre", "tilted" and
 # "picture face" (a logo instead of pips).
@@ -73,7 +74,7 @@ def _faces_matteo(entry: dict, folder_median: float) -> list[tuple[float, float,
 def load_train(root: Path = DATASETS) -> list[Sample]:
     """Every ``train`` photo of both shared folders, decoded, with face geometry."""
     samples: list[Sample] = []
-    for name in ("byler-d6", "matteop65-oblique"):
+    for name in FOLDERS:
         folder = root / name
         labels = json.loads((folder / "labels.json").read_text())
         train = set(json.loads((folder / "split.json").read_text())["train"])

@@ -25,6 +25,7 @@ from torch import nn
 from vision.classify import probabilities
 from vision.crops import CROP_PX, cut
 from vision.training.common import (
+    FOLDERS,
     N_CLASSES,
     NOT_DIE,
     PICTURE,
@@ -344,7 +345,7 @@ def main() -> None:
                     help="also give the net each crop stretched to its own contrast")
     ap.add_argument("--duotone", type=float, default=0.0,
                     help="share of real photo crops recoloured in two random colours")
-    ap.add_argument("--only", choices=("byler-d6", "matteop65-oblique"), default=None,
+    ap.add_argument("--only", choices=FOLDERS, default=None,
                     help="train on this shared folder's photos only (to judge how the net "
                          "reads dice and cameras it has never seen: the other folder)")
     ap.add_argument("--seed", type=int, default=0,
