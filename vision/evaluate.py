@@ -1,7 +1,8 @@
 """Score the reader on labelled photo folders (``dicetray eval``).
 
-A folder holds photos, ``labels.json`` and ``split.json`` as DESIGN.md describes. A read
-die matches a labelled die when its centre lies in the labelled box grown by 25 % on
+A folder holds photos, ``labels.json`` and ``split.json`` as DESIGN.md describes; a
+folder without ``split.json`` (photos from elsewhere) was never trained on, so every one of
+its photos is a check photo. A read die matches a labelled die when its centre lies in the labelled box grown by 25 % on
 each side; matching is one-to-one, nearest pair first. A die is read right when its
 value is right and it is not flagged; missed and extra dice count against the photo.
 """
@@ -47,37 +48,66 @@ class LabelledImage:
 
 
 def load_labels(folder: Path | str) -> list[LabelledImage]:
-    """Every labelled photo of a folder, from its ``labels.json``."""
+    """Every labelled photo of a folder, from its ``labels.json``.
+
+    A file that is not of DESIGN.md's form is refused, naming the file and the entry."""
     folder = Path(folder)
     path = folder / "labels.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: cannot read labels ({exc})") from exc
-    images = []
-    for entry in data["images"]:
-        dice = tuple(
-            LabelledDie(int(d["value"]), tuple(float(v) for v in d["box"]))  # type: ignore[arg-type]
-            for d in entry["dice"]
-        )
-        images.append(
-            LabelledImage(str(entry["file"]), int(entry["width"]), int(entry["height"]), dice)
-        )
-    return images
+    if not isinstance(data, dict) or not isinstance(data.get("images"), list):
+        raise ValueError(f"{path}: no \"images\" list")
+    return [_labelled_image(path, n, entry) for n, entry in enumerate(data["images"])]
+
+
+def _labelled_image(path: Path, n: int, entry: Any) -> LabelledImage:
+    """Entry ``n`` of ``labels.json`` at ``path``, checked."""
+    try:
+        dice = []
+        for d in entry["dice"]:
+            value, box = d["value"], tuple(float(v) for v in d["box"])
+            if isinstance(value, bool) or value not in range(1, 7):
+                raise ValueError(f"value {value!r} is not 1..6")
+            if len(box) != 4 or not (box[0] < box[2] and box[1] < box[3]):
+                raise ValueError(f"box {list(box)} is not [x0, y0, x1, y1] with x0 < x1, y0 < y1")
+            dice.append(LabelledDie(int(value), (box[0], box[1], box[2], box[3])))
+        return LabelledImage(str(entry["file"]), int(entry["width"]), int(entry["height"]),
+                             tuple(dice))
+    except (KeyError, TypeError, ValueError) as exc:
+        what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
+        raise ValueError(f"{path}: image entry {n}: {what}") from exc
 
 
 def split_files(folder: Path | str, split: str) -> set[str] | None:
-    """The photo names of a split (``None`` for ``all``), from ``split.json``."""
+    """The photo names of a split (``None``: every photo), from ``split.json``.
+
+    A folder without ``split.json`` was never trained on (training reads only the
+    ``train`` list of a split), so all its photos are ``check`` photos and it has no
+    ``train`` photos."""
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
     if split == "all":
         return None
     path = Path(folder) / "split.json"
+    if not path.exists():
+        if split == "check":
+            return None
+        raise ValueError(f"{folder}: no split.json, so no {split} photos: use --split check or all")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as exc:
+        names = data[split]
+        if not isinstance(names, list):
+            raise TypeError(f"its {split!r} is not a list")
+        return {str(n) for n in names}
+    except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise ValueError(f"{path}: cannot read split ({exc})") from exc
-    return set(data[split])
+
+
+def has_split(folder: Path | str) -> bool:
+    """Whether ``folder`` says which of its photos are train and which check photos."""
+    return (Path(folder) / "split.json").exists()
 
 
 def select(folder: Path | str, split: str) -> list[LabelledImage]:
@@ -242,6 +272,7 @@ def evaluate(
                 tally.add(labelled.file, reading.dice, labelled.dice, ms)
             folders[folder.name] = tally.report(with_mistakes=True)
             folders[folder.name]["path"] = str(folder)
+            folders[folder.name]["split_file"] = has_split(folder)
             total.merge(tally)
     finally:
         cv2.setNumThreads(previous)
@@ -263,6 +294,9 @@ def format_report(report: dict[str, Any]) -> str:
     for name, r in report["folders"].items():
         lines.append(_summary_line(name, r))
     lines.append(_summary_line("overall", report["overall"]))
+    for name, r in report["folders"].items():
+        if not r.get("split_file", True) and report["split"] == "check":
+            lines.append(f"{name} has no split.json: every photo is read as a check photo")
     lines.append("")
     lines.append("confusion (rows: true value; columns: value read, flagged, missed)")
     lines.append("true " + "".join(f"{c:>8}" for c in _COLUMNS))

@@ -79,3 +79,30 @@ def test_splits(folder: Path) -> None:
     assert [im.file for im in select(folder, "all")] == ["a.png", "b.png", "c.png"]
     with pytest.raises(ValueError, match="unknown split"):
         select(folder, "bogus")
+
+
+def test_a_folder_without_a_split_is_all_check_photos(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Photos from elsewhere come with labels only: none was trained on.
+    (folder / "split.json").unlink()
+    assert [im.file for im in select(folder, "check")] == ["a.png", "b.png", "c.png"]
+    with pytest.raises(ValueError, match="no split.json, so no train photos"):
+        select(folder, "train")
+    monkeypatch.setattr(ev, "read_dice", lambda image, cal=None: Reading((), 1.0))
+    report = ev.evaluate([folder])
+    assert report["folders"][folder.name]["images"] == 3
+    assert report["folders"][folder.name]["split_file"] is False
+    assert "has no split.json: every photo is read as a check photo" in format_report(report)
+
+
+@pytest.mark.parametrize(("images", "message"), [
+    ([{"file": "a.png", "width": 100, "height": 100}], "image entry 0: missing 'dice'"),
+    ([{"file": "a.png", "width": 100, "height": 100, "dice": [{"value": 7, "box": [0, 0, 9, 9]}]}],
+     "image entry 0: value 7 is not 1..6"),
+    ([{"file": "a.png", "width": 100, "height": 100, "dice": [{"value": 2, "box": [9, 0, 0, 9]}]}],
+     "image entry 0: box .* is not"),
+    ({"file": "a.png"}, "no \"images\" list"),
+])
+def test_malformed_labels_are_refused_by_name(tmp_path: Path, images: object, message: str) -> None:
+    (tmp_path / "labels.json").write_text(json.dumps({"images": images}))
+    with pytest.raises(ValueError, match=f"labels.json: {message}"):
+        select(tmp_path, "all")
