@@ -168,13 +168,17 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
 
     @post("/api/correct")
     def correct(data: dict[str, Any]) -> None:
-        if "reading" in data:
+        if "reading" in data and "remove" in data:
+            table.remove_die(data["reading"], data["remove"])
+        elif "reading" in data and "add" in data:
+            table.add_die(data["reading"], data["add"])
+        elif "reading" in data:
             table.correct_die(data["reading"], need(data, "die"), need(data, "value"))
         elif "action" in data:
             table.correct_action(data["action"], need(data, "dice"))
         else:
-            raise BadRequest("a correction needs 'reading', 'die' and 'value', "
-                             "or 'action' and 'dice'")
+            raise BadRequest("a correction needs 'reading', 'die' and 'value' (or 'reading' "
+                             "and 'remove' or 'add'), or 'action' and 'dice'")
 
     @post("/api/confirm")
     def confirm(data: dict[str, Any]) -> None:

@@ -264,11 +264,8 @@ class Table:
         """
         with self._lock:
             reading = self._reading(reading_id)
-            if isinstance(die, bool) or not isinstance(die, int) or not 0 <= die < len(reading.dice):
-                raise TableError(f"reading {reading.id} has dice 0..{len(reading.dice) - 1}, "
-                                 f"not {die!r}", 400)
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-                raise TableError(f"die value {value!r} is not a whole number 1..6", 400)
+            self._check_die_index(reading, die)
+            _check_value(value)
             dice = [dict(d) for d in reading.dice]
             dice[die] = _set_die(dice[die], value)
             if reading.status == "scored" and reading.action is not None:
@@ -280,6 +277,42 @@ class Table:
             else:
                 raise TableError(f"reading {reading.id} is {reading.status}: "
                                  "only a scored or waiting reading can be corrected")
+
+    def remove_die(self, reading_id: Any, die: Any) -> None:
+        """One tap: die ``die`` (0-based) of a waiting reading is not a die (a pen, a
+        shadow, a die outside the tray); the rest are scored once nothing needs checking.
+
+        A scored reading's dice were the throw the game expected, so none can go.
+        """
+        with self._lock:
+            reading = self._waiting_reading(reading_id, "have a die taken away")
+            self._check_die_index(reading, die)
+            dice = [dict(d) for i, d in enumerate(reading.dice) if i != die]
+            self._fix_waiting(reading.id, dice)
+
+    def add_die(self, reading_id: Any, value: Any) -> None:
+        """One tap: the camera missed a die of a waiting reading, which shows ``value``."""
+        with self._lock:
+            reading = self._waiting_reading(reading_id, "have a die added")
+            _check_value(value)
+            added = {"value": value, "center": None, "box": None, "confidence": 1.0,
+                     "flagged": False, "reason": "added by hand", "corrected": True}
+            self._fix_waiting(reading.id, [dict(d) for d in reading.dice] + [added])
+
+    def _waiting_reading(self, reading_id: Any, to: str) -> Any:
+        """The reading ``reading_id``; only a waiting one may ``to`` (a scored one's
+        dice were the throw the game expected)."""
+        reading = self._reading(reading_id)
+        if reading.status != "waiting":
+            raise TableError(f"reading {reading.id} is {reading.status}: only a waiting "
+                             f"reading can {to}; correct a die's value instead")
+        return reading
+
+    @staticmethod
+    def _check_die_index(reading: Any, die: Any) -> None:
+        if isinstance(die, bool) or not isinstance(die, int) or not 0 <= die < len(reading.dice):
+            raise TableError(f"reading {reading.id} has dice 0..{len(reading.dice) - 1}, "
+                             f"not {die!r}", 400)
 
     def confirm(self, reading_id: Any) -> None:
         """Accept a waiting reading as read (its best guesses), scoring it."""
@@ -457,11 +490,20 @@ class Table:
             return
         fixed = []
         for d in dice:
+            if d.get("center") is None:   # added by hand: already a person's value
+                fixed.append(d)
+                continue
             cx, cy = d["center"]
             near = min(truth, key=lambda t: (t.center[0] - cx) ** 2 + (t.center[1] - cy) ** 2)
             fixed.append(_set_die(d, int(near.value), "fixed by the demo family")
                          if d.get("flagged") or d.get("value") != near.value else d)
         self._score_waiting(reading["id"], fixed)
+
+
+def _check_value(value: Any) -> None:
+    """Refuse a die value a person cannot have tapped."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+        raise TableError(f"die value {value!r} is not a whole number 1..6", 400)
 
 
 def _set_die(die: Mapping[str, Any], value: int, reason: str = "corrected") -> dict[str, Any]:

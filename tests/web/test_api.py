@@ -79,6 +79,51 @@ def test_wrong_count_waits_and_hand_entry_replaces_it(api: Any) -> None:
     assert s["reading"]["status"] == "superseded" and not s["table"]["waiting"]
 
 
+def test_a_die_the_camera_missed_is_added_with_one_tap(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1))
+    s = api.state()
+    assert "1 die in the tray, 2 expected" in s["table"]["message"]
+    s = api.post("correct", {"reading": s["reading"]["id"], "add": 1})
+    assert scores(s) == [2, 0, 0] and s["reading"]["status"] == "scored"
+    assert [d["value"] for d in s["reading"]["dice"]] == [1, 1]
+    assert s["reading"]["dice"][1]["reason"] == "added by hand"
+
+
+def test_a_thing_that_is_not_a_die_is_taken_away_with_one_tap(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1, 5, 1, flagged=[1]))     # a flagged pen cap
+    rid = api.state()["reading"]["id"]
+    s = api.post("correct", {"reading": rid, "remove": 1})
+    assert scores(s) == [2, 0, 0]
+    assert [d["value"] for d in s["reading"]["dice"]] == [1, 1]
+
+
+def test_taking_away_a_die_that_leaves_too_many_still_waits(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1, 1, 4, 5))
+    rid = api.state()["reading"]["id"]
+    s = api.post("correct", {"reading": rid, "remove": 3})
+    assert s["reading"]["status"] == "waiting" and scores(s) == [0, 0, 0]
+    assert "3 dice in the tray, 2 expected" in s["table"]["message"]
+    s = api.post("correct", {"reading": rid, "remove": 2})
+    assert scores(s) == [2, 0, 0]
+
+
+def test_bad_taps_on_a_waiting_reading_change_nothing(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1))
+    before = api.state()
+    rid = before["reading"]["id"]
+    for body, words in (({"reading": rid, "remove": 3}, "dice 0..0"),
+                        ({"reading": rid, "remove": "x"}, "dice 0..0"),
+                        ({"reading": rid, "add": 7}, "1..6"),
+                        ({"reading": rid, "add": None}, "1..6")):
+        s = api.post("correct", body, status=400)
+        assert words in s["error"]
+        assert api.state() == before
+
+
 def test_new_throw_supersedes_a_waiting_reading(api: Any) -> None:
     api.start()
     api.table.handle_reading(reading(1, 1, flagged=[0]))

@@ -29,6 +29,8 @@ BAD = [
     ("correct", {"reading": 1, "die": 0, "value": 7}, "1..6"),
     ("correct", {"reading": 1, "die": 0, "value": True}, "1..6"),
     ("correct", {}, "a correction needs"),
+    ("correct", {"reading": 1, "remove": 0}, "only a waiting reading can have a die taken away"),
+    ("correct", {"reading": 1, "add": 3}, "only a waiting reading can have a die added"),
     ("confirm", {"reading": 1}, "not waiting"),
     ("confirm", {}, "'reading'"),
     ("join", {"player": "Aino"}, "already in the game"),

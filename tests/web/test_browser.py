@@ -46,6 +46,29 @@ def test_a_correction_on_the_control_page_reaches_the_scoreboard_live(
         context.close()
 
 
+def test_a_missed_die_and_a_pen_read_as_a_die_are_each_one_tap(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        server.table.handle_reading(reading(1))          # the camera missed Aino's other 1
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.click("#adddie")
+        page.click("#picker [data-value='1'] svg")
+        page.wait_for_function("() => !document.querySelector('#adddie')", timeout=10_000)
+        assert [p["score"] for p in server.table.state()["game"]["players"]] == [2, 0, 0]
+
+        server.table.handle_reading(reading(1, 4, 1, flagged=[1]))   # Bertil's, and a pen
+        page.wait_for_selector("#reading [data-die='2'] svg")
+        assert page.locator("#adddie").count() == 0                  # nothing is missing
+        page.click("#reading [data-die='1'] svg")
+        page.click("#notadie")
+        page.wait_for_function(
+            "() => document.querySelectorAll('#reading [data-die]').length === 2", timeout=10_000)
+        assert [p["score"] for p in server.table.state()["game"]["players"]] == [2, 2, 0]
+        page.close()
+
+
 def test_the_control_page_says_which_camera_runs_and_why(browser: Any, tmp_path: Path) -> None:
     camera = FakeCamera()
     camera.message = "no camera found, using the simulated tray: no Pi camera (picamera2 finds no camera)"

@@ -3,7 +3,7 @@
 
 let state = null;
 let families = {};
-let picking = null;        // index of the die whose value picker is open
+let picking = null;        // index of the die whose value picker is open, or "add"
 let handDice = [];         // the throw being entered by hand
 
 function $(id) { return document.getElementById(id); }
@@ -91,28 +91,46 @@ function renderReading(s) {
     return;
   }
   const who = r.player ? ` for ${esc(r.player)}` : "";
+  const waiting = r.status === "waiting";
+  // A die the camera missed: the throw is short of what the game expects.
+  const expected = s.game && s.game.next ? s.game.next.dice : null;
+  const short = waiting && expected != null && r.dice.length < expected;
   box.innerHTML = `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)} · tap a die to correct it</div>` +
     `<div class="dice">` + r.dice.map((d, i) =>
-      `<span data-die="${i}" title="${esc(d.reason || "")}">${dieSVG(d.value, d)}</span>`).join("") + `</div>`;
+      `<span data-die="${i}" title="${esc(d.reason || "")}">${dieSVG(d.value, d)}</span>`).join("") +
+    (short ? `<button class="secondary" id="adddie" title="a die the camera missed">+ missed die</button>` : "") +
+    `</div>`;
   box.querySelectorAll("[data-die]").forEach((el) => {
-    el.addEventListener("click", () => openPicker(Number(el.dataset.die)));
+    el.addEventListener("click", () => openPicker(Number(el.dataset.die), waiting));
   });
-  $("confirm").style.display = r.status === "waiting" ? "" : "none";
-  if (picking != null && picking >= r.dice.length) closePicker();
+  if (short) $("adddie").addEventListener("click", () => openPicker(null, true));
+  $("confirm").style.display = waiting ? "" : "none";
+  if (typeof picking === "number" && picking >= r.dice.length) closePicker();
+  if (picking === "add" && !short) closePicker();
 }
 
-function openPicker(i) {
-  picking = i;
+// Die i's value, or with i null the value of a die the camera missed; a die of a
+// waiting reading can also be taken away ("not a die": a pen, a shadow).
+function openPicker(i, waiting) {
+  picking = i == null ? "add" : i;
   const p = $("picker");
-  p.innerHTML = `<span class="muted">Die ${i + 1} shows:</span>` + [1, 2, 3, 4, 5, 6].map((v) =>
+  const what = i == null ? "The missed die shows:" : `Die ${i + 1} shows:`;
+  p.innerHTML = `<span class="muted">${what}</span>` + [1, 2, 3, 4, 5, 6].map((v) =>
     `<span data-value="${v}">${dieSVG(v)}</span>`).join("") +
+    (i != null && waiting ? `<button class="secondary" id="notadie">Not a die</button>` : "") +
     `<button class="secondary" id="pickcancel">Cancel</button>`;
   p.classList.add("open");
+  const id = state.reading.id;
   p.querySelectorAll("[data-value]").forEach((el) => el.addEventListener("click", async () => {
     const value = Number(el.dataset.value);
     closePicker();
-    await post("correct", { reading: state.reading.id, die: i, value }, $("trayerror"));
+    await post("correct", i == null ? { reading: id, add: value } : { reading: id, die: i, value },
+      $("trayerror"));
   }));
+  if (i != null && waiting) $("notadie").addEventListener("click", async () => {
+    closePicker();
+    await post("correct", { reading: id, remove: i }, $("trayerror"));
+  });
   $("pickcancel").addEventListener("click", closePicker);
 }
 
