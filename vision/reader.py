@@ -29,6 +29,7 @@ BOX_HALF = 0.6  # a die's reported box reaches this many face sides from its cen
 REASON_LOW = "low confidence"
 REASON_TILTED = "tilted"
 REASON_PICTURE = "picture face"
+REASON_MAYBE_NOT_DIE = "maybe not a die"
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,11 @@ def make_die(
     *,
     tilted: bool = False,
     picture: bool = False,
+    maybe_not_die: bool = False,
 ) -> DieRead:
     """Build a :class:`DieRead`, applying the flagging rules in one place."""
+    if maybe_not_die:
+        return DieRead(None, center, box, confidence, True, REASON_MAYBE_NOT_DIE)
     if tilted:
         return DieRead(None, center, box, confidence, True, REASON_TILTED)
     if picture:
