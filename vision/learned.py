@@ -63,10 +63,10 @@ RECUT_NEAR = 2.0
 # value, instead of being dropped: a die of a kind the nets never saw (a new dice set)
 # is then one tap for a person, not a die missing from the throw. Set on the train split
 # with nets trained on one shared folder and read on the other (vision/training/README.md,
-# seventh round): read by the first look trained on matteop65 alone, 91 of byler-d6's
-# 270 missed dice are flagged instead, for 4 extra candidates on 160 photos; with the
-# committed nets it finds nothing on the held-out photos and one missed die in 180
-# simulated trays with clutter, leaning and clustered dice.
+# seventh round): byler-d6 read by the first look trained on matteop65 alone has 81 of
+# its 245 missed dice flagged instead, and 4 more extra dice (50) on its 160 photos. With
+# the committed nets the held-out photos read exactly as before, and 180 simulated trays
+# with clutter, leaning and clustered dice have one candidate it keeps: a missed die.
 DOUBT_HEAT = 0.7
 DOUBT_NOT_DIE = 0.7
 
