@@ -1,9 +1,9 @@
 """Score the reader on labelled photo folders (``dicetray eval``).
 
 A folder holds photos, ``labels.json`` and ``split.json`` as DESIGN.md describes; a
-folder without ``split.json`` (photos from elsewhere) was never trained on, so every one of
-its photos is a check photo. A read die matches a labelled die when its centre lies in the labelled box grown by 25 % on
-each side; matching is one-to-one, nearest pair first. A die is read right when its
+folder without ``split.json`` (photos from elsewhere) was never trained on, so all its
+photos are check photos. A read die matches a labelled die when its centre lies in the
+labelled box grown by 25 % on each side; matching is one-to-one, nearest pair first. A die is read right when its
 value is right and it is not flagged; missed and extra dice count against the photo.
 """
 from __future__ import annotations
@@ -91,7 +91,7 @@ def split_files(folder: Path | str, split: str) -> set[str] | None:
     if split == "all":
         return None
     path = Path(folder) / "split.json"
-    if not path.exists():
+    if not has_split(folder):
         if split == "check":
             return None
         raise ValueError(f"{folder}: no split.json, so no {split} photos: use --split check or all")

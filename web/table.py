@@ -264,7 +264,7 @@ class Table:
         """
         with self._lock:
             reading = self._reading(reading_id)
-            self._check_die_index(reading, die)
+            _check_die_index(reading, die)
             _check_value(value)
             dice = [dict(d) for d in reading.dice]
             dice[die] = _set_die(dice[die], value)
@@ -286,7 +286,7 @@ class Table:
         """
         with self._lock:
             reading = self._waiting_reading(reading_id, "have a die taken away")
-            self._check_die_index(reading, die)
+            _check_die_index(reading, die)
             dice = [dict(d) for i, d in enumerate(reading.dice) if i != die]
             self._fix_waiting(reading.id, dice)
 
@@ -307,12 +307,6 @@ class Table:
             raise TableError(f"reading {reading.id} is {reading.status}: only a waiting "
                              f"reading can {to}; correct a die's value instead")
         return reading
-
-    @staticmethod
-    def _check_die_index(reading: Any, die: Any) -> None:
-        if isinstance(die, bool) or not isinstance(die, int) or not 0 <= die < len(reading.dice):
-            raise TableError(f"reading {reading.id} has dice 0..{len(reading.dice) - 1}, "
-                             f"not {die!r}", 400)
 
     def confirm(self, reading_id: Any) -> None:
         """Accept a waiting reading as read (its best guesses), scoring it."""
@@ -498,6 +492,13 @@ class Table:
             fixed.append(_set_die(d, int(near.value), "fixed by the demo family")
                          if d.get("flagged") or d.get("value") != near.value else d)
         self._score_waiting(reading["id"], fixed)
+
+
+def _check_die_index(reading: Any, die: Any) -> None:
+    """Refuse a die index that is not one of ``reading``'s dice."""
+    if isinstance(die, bool) or not isinstance(die, int) or not 0 <= die < len(reading.dice):
+        held = f"dice 0..{len(reading.dice) - 1}" if reading.dice else "no dice"
+        raise TableError(f"reading {reading.id} has {held}, not {die!r}", 400)
 
 
 def _check_value(value: Any) -> None:
