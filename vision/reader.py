@@ -30,6 +30,7 @@ REASON_LOW = "low confidence"
 REASON_TILTED = "tilted"
 REASON_PICTURE = "picture face"
 REASON_MAYBE_NOT_DIE = "maybe not a die"
+REASON_CUT = "cut by the picture's edge"
 
 
 @dataclass(frozen=True)
@@ -91,10 +92,13 @@ def make_die(
     tilted: bool = False,
     picture: bool = False,
     maybe_not_die: bool = False,
+    cut: bool = False,
 ) -> DieRead:
     """Build a :class:`DieRead`, applying the flagging rules in one place."""
     if maybe_not_die:
         return DieRead(None, center, box, confidence, True, REASON_MAYBE_NOT_DIE)
+    if cut:
+        return DieRead(value, center, box, confidence, True, REASON_CUT)
     if tilted:
         return DieRead(None, center, box, confidence, True, REASON_TILTED)
     if picture:

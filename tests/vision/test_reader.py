@@ -501,3 +501,29 @@ def test_a_sure_peak_the_classifiers_doubt_is_flagged_not_dropped(
         if any(np.hypot(x - d.center[0], y - d.center[1]) < d.side / 2 for x, y in sure):
             assert any(np.hypot(r.center[0] - d.center[0], r.center[1] - d.center[1]) < d.side / 2
                        for r in reading.dice)
+
+
+def test_a_die_cut_by_the_pictures_edge_is_flagged() -> None:
+    """Half a die may hide pips outside the picture: its value is only a guess."""
+    for seed in SIM_SEEDS:
+        image, truth = _sim_frame(seed, SIM_SIZES[1])
+        read = read_dice(image)
+        flat = [d for d in truth if not d.tilted]
+        if read.flagged or sorted(read.values) != sorted(d.value for d in flat):
+            continue       # a frame read entirely right, so only the cut can flag a die
+        die = min(flat, key=lambda d: d.center[0])
+        for share, flagged in ((0.5, True), (0.1, False)):
+            # Cut the picture through the leftmost die, `share` of its side left out.
+            x0 = int(round(die.center[0] - die.side / 2 + share * die.side))
+            cut = read_dice(np.ascontiguousarray(image[:, x0:]))
+            near = [r for r in cut.dice
+                    if abs(r.center[0] + x0 - die.center[0]) < die.side
+                    and abs(r.center[1] - die.center[1]) < die.side / 2]
+            assert near, (seed, share)
+            assert near[0].flagged is flagged, (seed, share, near[0])
+            if flagged:
+                assert near[0].reason == "cut by the picture's edge"
+        others = [r for r in cut.dice if r not in near]
+        assert not any(r.flagged for r in others)
+        return
+    pytest.fail("no simulated frame read entirely right to cut")
