@@ -213,7 +213,7 @@ def _cut_by_edge(image: np.ndarray, x: float, y: float, face: float) -> bool:
     h, w = image.shape[:2]
     half = face / 2
     outside = max(half - x, half - y, x + half - w, y + half - h)
-    return outside > EDGE_CUT * face
+    return bool(outside > EDGE_CUT * face)
 
 
 def _sure_faces(cands: list[detect.Candidate], probs: np.ndarray) -> list[float]:
