@@ -7,8 +7,10 @@ otherwise falls back to the classic pip-grouping recipe so the appliance still w
 (badly) in a checkout without models.
 
 Every die gets a confidence in 0-1. A die whose confidence is below :data:`THRESHOLD`,
-or that is tilted, or that shows a picture face nobody has taught, is *flagged*: a
-person confirms it on the control page instead of it being scored silently.
+or that is tilted, or that shows a picture face nobody has taught, or that the detector
+is sure of but the classifiers doubt is a die at all, or whose face runs out of the
+picture, is *flagged*: a person confirms it on the control page instead of it being
+scored silently.
 """
 from __future__ import annotations
 
