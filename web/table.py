@@ -295,8 +295,9 @@ class Table:
         with self._lock:
             reading = self._waiting_reading(reading_id, "have a die added")
             _check_value(value)
-            added = {"value": value, "center": None, "box": None, "confidence": 1.0,
-                     "flagged": False, "reason": "added by hand", "corrected": True}
+            # No place in the frame: a person's value, like any other correction.
+            added = _set_die({"center": None, "box": None, "confidence": 1.0}, value,
+                             "added by hand")
             self._fix_waiting(reading.id, [dict(d) for d in reading.dice] + [added])
 
     def _waiting_reading(self, reading_id: Any, to: str) -> Any:
