@@ -98,6 +98,18 @@ class Calibration:
         contour = np.asarray(self.tray, dtype=np.float32).reshape(-1, 1, 2)
         return cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0
 
+    def edge_distance(self, x: float, y: float) -> float | None:
+        """How far the point lies inside the tray outline, in pixels (negative outside);
+        ``None`` without a tray.
+
+        >>> Calibration.from_rect(0, 0, 100, 50).edge_distance(30, 10)
+        10.0
+        """
+        if self.tray is None:
+            return None
+        contour = np.asarray(self.tray, dtype=np.float32).reshape(-1, 1, 2)
+        return float(cv2.pointPolygonTest(contour, (float(x), float(y)), True))
+
     def to_json(self) -> dict[str, Any]:
         """The JSON form written by :func:`save_calibration`."""
         return {

@@ -95,6 +95,41 @@ def _leaning() -> dict[str, Any]:
     return {"leaning_dice_flagged": f"{flagged}/{total}"}
 
 
+def _by_the_wall() -> dict[str, Any]:
+    """Simulated trays with many dice by the wall: of the dice leaning on it, how many
+    are flagged, and of the flat dice lying against it, how many are read right, without
+    and with a calibration (the tray's outline and die size)."""
+    out: dict[str, Any] = {}
+    for name, calibrated in (("without_calibration", False), ("with_calibration", True)):
+        flagged, leaning, right, by_wall = wall_counts(range(100, 140), calibrated)
+        out[name] = {"leaning_dice_flagged": f"{flagged}/{leaning}",
+                     "flat_dice_against_the_wall_read_right": f"{right}/{by_wall}"}
+    return out
+
+
+def wall_counts(seeds: range, calibrated: bool) -> tuple[int, int, int, int]:
+    """In :func:`vision.sim.wall_trays` ``seeds``: leaning dice flagged, leaning dice,
+    flat dice against the wall read right, flat dice against the wall (a top face's
+    centre within 1.6 sides of the outline)."""
+    from vision.sim import wall_trays
+
+    flagged = leaning = right = by_wall = 0
+    for image, truth, rect in wall_trays(seeds):
+        cal = Calibration.from_rect(*rect, die_size_px=float(np.median([d.side for d in truth])))
+        reading = read_dice(image, cal if calibrated else None)
+        for die in truth:
+            near = [d for d in reading.dice
+                    if np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1])
+                    < 0.6 * die.side]
+            if die.tilted:
+                leaning += 1
+                flagged += all(d.flagged for d in near)
+            elif (cal.edge_distance(*die.center) or 0.0) < 1.6 * die.side:
+                by_wall += 1
+                right += len(near) == 1 and near[0].value == die.value and not near[0].flagged
+    return flagged, leaning, right, by_wall
+
+
 def _clustered() -> dict[str, Any]:
     """Simulated trays of six dice, most touching another: frames read entirely right,
     without and with a die-size calibration."""
@@ -195,6 +230,7 @@ def _run() -> dict[str, Any]:
     out["sim_close_up_640x480"] = _close_ups()
     out["sim_far_away_1280x960"] = _close_ups((1280, 960), ((0.025, 4), (0.03, 4)))
     out["sim_leaning_640x480"] = _leaning()
+    out["sim_by_the_wall_640x480"] = _by_the_wall()
     out["sim_clustered_640x480"] = _clustered()
     try:
         watcher = importlib.import_module("vision.bench_watcher")

@@ -130,6 +130,7 @@ class TrayStyle:
     touching: float  # chance that a die is placed touching another
     texture_seed: int = 0
     tilt: float = 0.0  # chance that a die leans against the tray wall (render_tray only)
+    wall: float = 0.0  # chance that a flat die lies against the tray wall (render_tray only)
     clutter: int = 0  # things that are not dice (pen, playing card, coin), render_tray only
 
     @classmethod
@@ -528,7 +529,8 @@ def _layout(
     """Place dice on the floor without overlap; some touch a neighbour face to face.
 
     A die with a ``lean`` (degrees) leans against one of the four walls: its footprint is
-    longer, and its sprite-up side faces the wall. Returns (centre, angle) per die.
+    longer, and its sprite-up side faces the wall; a lean of 0 is a flat die pushed
+    against a wall. Returns (centre, angle) per die.
     """
     fx0, fy0, fx1, fy1 = floor
     leans = leans if leans is not None else [None] * len(sides)
@@ -761,12 +763,15 @@ def render_tray(
     leans: list[float | None] = [None] * len(values)
     if style.tilt > 0:
         leans = [float(rng.uniform(25, 45)) if rng.random() < style.tilt else None for _ in values]
+    if style.wall > 0:
+        # A flat die against the wall is placed as a leaning one with no lean.
+        leans = [0.0 if lean is None and rng.random() < style.wall else lean for lean in leans]
     poses = _layout(rng, sides, tray.floor, style.touching, leans)
     clutter = _clutter(rng, style, tray.floor, sides, poses, leans)
     placements = []
     centers = []
     for v, (look, _), s, (center, angle), lean in zip(values, kit, sides, poses, leans):
-        if lean is None:
+        if not lean:
             sprite = _make_sprite(v, look, s, style)
             centers.append(center)
         else:
@@ -777,7 +782,7 @@ def render_tray(
     _composite(frame, tray, style, clutter)
     boxes = _composite(frame, tray, style, placements, boxes=True)
     truth = tuple(
-        SimDie(v, (float(c[0]), float(c[1])), box, float(a % 360), lean is not None, float(s))
+        SimDie(v, (float(c[0]), float(c[1])), box, float(a % 360), bool(lean), float(s))
         for v, s, c, (_, a), box, lean in zip(values, sides, centers, poses, boxes, leans)
     )
     return _add_noise(rng, frame, style.noise), truth
@@ -803,6 +808,24 @@ def leaning_trays(seeds: range) -> Iterator[tuple[np.ndarray, tuple[SimDie, ...]
         style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), tilt=0.5, clutter=0)
         values = [int(v) for v in rng.integers(1, 7, size=4)]
         yield render_tray(rng, values, (640, 480), style=style)
+
+
+def wall_trays(seeds: range, size: Size = (640, 480)
+               ) -> Iterator[tuple[np.ndarray, tuple[SimDie, ...], tuple[float, float, float, float]]]:
+    """Trays of three to six dice, many by the wall: each die leans on it with a chance
+    of 30 %, and half the others lie flat against it. One tray per seed, the same for
+    every caller (tests, the benchmark), with the tray's outline ``(x0, y0, x1, y1)`` for
+    a calibration; a seed whose dice do not fit is skipped."""
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        style = dataclasses.replace(TrayStyle.random(rng, size), tilt=0.3, wall=0.5, clutter=0)
+        values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(3, 7)))]
+        try:
+            image, truth = render_tray(rng, values, size, style=style)
+        except ValueError:
+            continue
+        m = style.margin * size[0]
+        yield image, truth, (m, m, size[0] - m, size[1] - m)
 
 
 def cluster_trays(seeds: range, count: int = 6, size: Size = (640, 480)

@@ -58,6 +58,14 @@ def test_from_rect_and_in_tray() -> None:
     assert cal.tray_bounds(640, 480) == (100, 50, 300, 250)
 
 
+def test_edge_distance_is_how_far_inside_the_tray() -> None:
+    cal = Calibration.from_rect(100, 50, 300, 250)
+    assert cal.edge_distance(200, 60) == pytest.approx(10.0)  # 10 px below the top wall
+    assert cal.edge_distance(110, 150) == pytest.approx(10.0)  # 10 px right of the left wall
+    assert cal.edge_distance(90, 150) == pytest.approx(-10.0)  # outside the tray
+    assert Calibration(die_size_px=30.0).edge_distance(200, 60) is None
+
+
 @pytest.mark.parametrize(
     "text, fault",
     [

@@ -253,6 +253,24 @@ def test_tilted_dice_are_flagged_not_scored() -> None:
     assert flagged / total >= TILTED_FLAGGED_FLOOR, (flagged, total)
 
 
+def test_dice_leaning_on_a_calibrated_trays_wall_are_flagged() -> None:
+    """With the tray calibrated, a die leaning on its wall is flagged even when the first
+    look reads its top face surely, and a flat die lying against the wall is still read."""
+    from vision.bench import wall_counts
+
+    flagged, leaning, right, by_wall = wall_counts(range(100, 114), calibrated=True)
+    assert leaning >= 12 and by_wall >= 12
+    assert flagged / leaning >= WALL_LEANING_FLAGGED_FLOOR, (flagged, leaning)
+    assert right / by_wall >= WALL_FLAT_RIGHT_FLOOR, (right, by_wall)
+
+
+# Measured on these trays: 14 of 16 leaning dice flagged with the calibration (9 without
+# the closer look at dice by the wall, vision.learned.WALL_TILT), 21 of 21 flat dice
+# against the wall read right either way.
+WALL_LEANING_FLAGGED_FLOOR = 0.8
+WALL_FLAT_RIGHT_FLOOR = 0.9
+
+
 def test_dice_touching_in_clusters_are_found_and_read() -> None:
     """Six dice thrown together often end touching: every die of the cluster is read,
     with or without a die-size calibration."""

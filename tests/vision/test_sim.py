@@ -105,6 +105,21 @@ def test_leaning_dice_are_marked_tilted_and_lean_on_a_wall() -> None:
     assert tray.style.tilt == 0.0 and not any(d.tilted for d in tray.truth)
 
 
+def test_flat_dice_by_the_wall_lie_against_it_and_are_not_tilted() -> None:
+    size = (640, 480)
+    rng = np.random.default_rng(21)
+    style = dataclasses.replace(TrayStyle.random(rng, size), tilt=0.0, wall=1.0)
+    img, truth = render_tray(rng, [1, 2, 3, 4], size, style=style)
+    assert not any(d.tilted for d in truth)
+    m = style.margin * size[0] + max(3.0, style.rim_width * size[0])
+    for d in truth:
+        x0, y0, x1, y1 = d.box
+        gap = min(x0 - m, y0 - m, size[0] - m - x1, size[1] - m - y1)
+        assert gap < 0.1 * d.side + 4, f"a die by the wall {gap:.0f} px from every wall"
+        # Flat: its box is square (the die is square to its wall within 2 degrees).
+        assert max(x1 - x0, y1 - y0) < 1.15 * min(x1 - x0, y1 - y0)
+
+
 def test_clutter_is_drawn_but_never_labelled_or_over_a_die() -> None:
     size = (640, 480)
     rng = np.random.default_rng(8)
