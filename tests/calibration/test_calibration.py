@@ -100,3 +100,14 @@ def test_save_replaces_whole_file(tmp_path: Path) -> None:
     save_calibration(Calibration(die_size_px=30.0), path)
     data = json.loads(path.read_text())
     assert data["die_size_px"] == 30.0 and data["background"] is None
+
+
+def test_the_readmes_hand_written_calibration_loads(tmp_path: Path) -> None:
+    """The README shows a calibration written by hand; it must be one the reader takes."""
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    example = readme.split("```json\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "calibration.json"
+    path.write_text(example)
+    cal = load_calibration(path)
+    assert cal.tray is not None and len(cal.tray) == 4 and cal.die_size_px == 42
+    assert cal.in_tray(320, 240) and not cal.in_tray(10, 10)
