@@ -173,7 +173,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         elif "reading" in data and "add" in data:
             table.add_die(data["reading"], data["add"])
         elif "reading" in data:
-            table.correct_die(data["reading"], need(data, "die"), need(data, "value"))
+            table.correct_die(data["reading"], need(data, "die"), need(data, "value"),
+                              data.get("teach", False))
         elif "action" in data:
             table.correct_action(data["action"], need(data, "dice"))
         else:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 DEFAULT_DATA = "~/.local/share/dicetray"
+CALIBRATION_FILE = "calibration.json"  # in the data folder, when --calibration is not given
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -31,7 +32,9 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--demo", action="store_true",
                    help="play Sum Chicago on the simulated tray by itself")
     s.add_argument("--seed", type=int, default=0, help="seed of the simulated tray")
-    s.add_argument("--calibration", help="calibration file for the reader")
+    s.add_argument("--calibration",
+                   help="calibration file for the reader (default: calibration.json in the data "
+                        "folder, if there); picture faces taught on the control page go into it")
     s.add_argument("--threads", type=int, default=16,
                    help="server threads: each open screen holds one (at least 8)")
 
@@ -155,12 +158,18 @@ def serve(args: argparse.Namespace) -> int:
     from web.app import WAITRESS_OPTIONS, create_app
     from web.store import Store, StoreError
     from web.table import Table
+    from web.teaching import Teacher
     from vision.cameras import CameraUnavailable, open_camera
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    # Picture faces taught on the control page are saved to the calibration file given,
+    # or else to one in the data folder, which later starts read.
+    cal_path = (Path(args.calibration) if args.calibration
+                else Path(args.data).expanduser() / CALIBRATION_FILE)
     try:
-        calibration = _calibration(args.calibration)
+        calibration = (_calibration(str(cal_path))
+                       if args.calibration or cal_path.is_file() else None)
     except ValueError as exc:
         return _fail(str(exc))
     try:
@@ -172,12 +181,8 @@ def serve(args: argparse.Namespace) -> int:
         return _fail("--demo needs the simulated tray: use --camera sim")
     try:
         store = Store(args.data)
-        reader = None
-        if calibration is not None:
-            from vision.reader import read_dice
-
-            reader = lambda frame: read_dice(frame, calibration)  # noqa: E731
-        table = Table(store, camera=camera, reader=reader, demo=args.demo)
+        table = Table(store, camera=camera, demo=args.demo,
+                      teacher=Teacher(cal_path, calibration))
     except StoreError as exc:
         camera.close()
         return _fail(str(exc))

@@ -25,6 +25,8 @@ from web.store import Store, StoreError
 log = logging.getLogger("dicetray.table")
 
 DEMO_PLAYERS = ["Aino", "Bertil", "Cecilia"]
+PICTURE_FACE = "picture face"  # the reader's reason for a logo it has not been taught
+KEEP_PICTURE_FRAMES = 4  # waiting readings whose picture faces can still be taught
 
 
 class TableError(ValueError):
@@ -66,6 +68,8 @@ class Table:
 
     ``camera`` is a ``FrameSource`` (or None: no camera, hand entry only); ``reader``
     turns a frame into a ``Reading``; ``watcher_factory(read)`` builds the roll watcher.
+    With a ``teacher`` (:class:`web.teaching.Teacher`) frames are read through it, so a
+    picture face a person names on the control page can be taught to the calibration.
     """
 
     def __init__(self, store: Store, *, camera: Any = None,
@@ -73,7 +77,7 @@ class Table:
                  watcher_factory: Callable[[Callable[[Any], Any]], Any] | None = None,
                  demo: bool = False, demo_interval: float = 5.0, demo_fix_after: float = 3.0,
                  demo_missed_after: float = 6.0,
-                 camera_message: str | None = None) -> None:
+                 camera_message: str | None = None, teacher: Any = None) -> None:
         self.store = store
         self.camera = camera
         self.publisher = Publisher()
@@ -83,6 +87,9 @@ class Table:
         self.demo_missed_after = demo_missed_after
         self._lock = threading.RLock()
         self._reader = reader
+        self._teacher = teacher
+        # The frames of the latest waiting readings with a picture face, by reading id.
+        self._picture_frames: dict[int, Any] = {}
         self._watcher_factory = watcher_factory
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -162,8 +169,15 @@ class Table:
             "reading": reading.to_json() if reading is not None else None,
             "camera": dict(self._camera_status),
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
-                      "message": reading.note if waiting and reading is not None else None},
+                      "message": reading.note if waiting and reading is not None else None,
+                      "teachable": self._teachable(reading) if waiting else []},
         }
+
+    def _teachable(self, reading: Any) -> list[int]:
+        """The dice of a waiting reading whose picture can be taught (its frame is kept)."""
+        if self._teacher is None or reading.id not in self._picture_frames:
+            return []
+        return [i for i, d in enumerate(reading.dice) if d.get("reason") == PICTURE_FACE]
 
     def _publish(self, revision: int) -> None:
         with self._lock:
@@ -256,18 +270,24 @@ class Table:
                          reading=linked.id if new_dice is not None and linked else None,
                          reading_dice=new_dice)
 
-    def correct_die(self, reading_id: Any, die: Any, value: Any) -> None:
+    def correct_die(self, reading_id: Any, die: Any, value: Any, teach: Any = False) -> None:
         """One tap on the control page: die ``die`` (0-based) of a reading shows ``value``.
 
         A scored reading becomes a ``correct`` of its roll; a waiting one is fixed in
-        place and scored as soon as nothing in it needs checking any more.
+        place and scored as soon as nothing in it needs checking any more. With
+        ``teach``, the die's picture face is also taught as ``value`` (and the
+        calibration saved) first, so later throws read it by themselves.
         """
+        if not isinstance(teach, bool):
+            raise TableError(f"'teach' must be true or false, not {teach!r}", 400)
         with self._lock:
             reading = self._reading(reading_id)
             _check_die_index(reading, die)
             _check_value(value)
             dice = [dict(d) for d in reading.dice]
-            dice[die] = _set_die(dice[die], value)
+            if teach:
+                self._teach(reading, die, value)
+            dice[die] = _set_die(dice[die], value, "taught" if teach else "corrected")
             if reading.status == "scored" and reading.action is not None:
                 values = [d.get("value") for d in dice]
                 self._commit({"type": "correct", "action": reading.action, "dice": values},
@@ -277,6 +297,21 @@ class Table:
             else:
                 raise TableError(f"reading {reading.id} is {reading.status}: "
                                  "only a scored or waiting reading can be corrected")
+
+    def _teach(self, reading: Any, die: int, value: int) -> None:
+        """Teach die ``die`` of ``reading``'s picture face as ``value``; refuse, changing
+        nothing, when it is not a picture face or its frame is no longer kept."""
+        if reading.dice[die].get("reason") != PICTURE_FACE:
+            raise TableError(f"die {die + 1} of reading {reading.id} is not a picture face: "
+                             "only a picture the reader flagged can be taught", 400)
+        frame = self._picture_frames.get(reading.id) if reading.status == "waiting" else None
+        if self._teacher is None or frame is None:
+            raise TableError(f"the picture of reading {reading.id} is no longer kept (only "
+                             "the latest throws' are): teach it when it shows again", 409)
+        try:
+            self._teacher.teach(frame, reading.dice[die], value)
+        except OSError as exc:
+            raise TableError(f"could not save the calibration: {exc}", 503) from None
 
     def remove_die(self, reading_id: Any, die: Any) -> None:
         """One tap: die ``die`` (0-based) of a waiting reading is not a die (a pen, a
@@ -383,9 +418,10 @@ class Table:
                 return
             problems = tray_problems(dice, int(nxt.get("dice") or 0))
             if problems:
-                _, revision = self.store.add_reading(self.game_id, dice, "waiting",
-                                                     player=nxt["player"],
-                                                     note="check the tray: " + "; ".join(problems))
+                reading_id, revision = self.store.add_reading(
+                    self.game_id, dice, "waiting", player=nxt["player"],
+                    note="check the tray: " + "; ".join(problems))
+                self._keep_picture_frame(reading, reading_id, dice)
                 self._publish(revision)
                 return
             action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice]}
@@ -397,6 +433,18 @@ class Table:
                                                      player=nxt["player"], note=str(exc))
                 self._publish(revision)
 
+    def _keep_picture_frame(self, reading: Any, reading_id: int,
+                            dice: list[dict[str, Any]]) -> None:
+        """Keep the frame of a waiting reading with a picture face, to teach it from."""
+        if self._teacher is None or not any(d.get("reason") == PICTURE_FACE for d in dice):
+            return
+        frame = self._teacher.frame_of(reading)
+        if frame is None:
+            return
+        self._picture_frames[reading_id] = frame
+        for old in sorted(self._picture_frames)[:-KEEP_PICTURE_FRAMES]:
+            del self._picture_frames[old]
+
     def _camera_moving(self, moving: bool) -> None:
         with self._lock:
             self._camera_status["moving"] = moving
@@ -404,7 +452,8 @@ class Table:
 
     def _serve(self) -> None:
         """The service thread: watch the newest frames, handle readings, run the demo."""
-        read = self._reader or _default_reader()
+        read = self._teacher.read if self._teacher is not None else (
+            self._reader or _default_reader())
         watcher = (self._watcher_factory or _default_watcher_factory())(read)
         latest = self._camera_thread.latest
         seen = 0

@@ -10,6 +10,8 @@ from vision import pictures
 from vision.reader import THRESHOLD, Reading, make_die, read_dice
 from vision.sim import TrayStyle, render_tray
 
+from logo_frames import frame_with_logo
+
 
 def test_die_json_shape() -> None:
     die = make_die(4, (10.0, 20.0), (1.0, 2.0, 30.0, 40.0), 0.97)
@@ -172,29 +174,6 @@ def test_calibration_background_ignores_what_the_empty_tray_shows() -> None:
     # The empty tray itself reads no dice at all.
     assert read_dice(printed, with_bg).dice == ()
 
-def _frame_with_logo(seed: int, canvas: np.ndarray, face: float,
-                     angle: float) -> tuple[np.ndarray, tuple[int, int], float]:
-    """A simulated tray with two dice and a die showing a logo, at ``angle``."""
-    import dataclasses
-
-    import cv2
-
-    rng = np.random.default_rng(seed)
-    style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), tilt=0.0, clutter=0)
-    image, truth = render_tray(rng, [3, 6], (640, 480), style=style)
-    side = truth[0].side
-    centre = (canvas.shape[1] / 2, canvas.shape[0] / 2)
-    m = cv2.getRotationMatrix2D(centre, angle, side / face)
-    turned = cv2.warpAffine(canvas, m, canvas.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
-    spots = [(x, y) for x in (140, 320, 500) for y in (130, 350)]
-    x, y = max(spots, key=lambda p: min(np.hypot(p[0] - d.center[0], p[1] - d.center[1])
-                                        for d in truth))
-    k = int(side * 0.75)
-    cy, cx = turned.shape[0] // 2, turned.shape[1] // 2
-    image[y - k:y + k, x - k:x + k] = turned[cy - k:cy + k, cx - k:cx + k]
-    return image, (x, y), side
-
-
 # Measured over these 10 logo dice: 9 flagged before teaching (one not found), 8 read
 # as the taught value afterwards in another tray at another angle.
 PICTURE_FLAGGED_FLOOR = 8
@@ -207,14 +186,14 @@ def test_picture_face_flagged_until_taught() -> None:
     flagged = taught_right = 0
     for seed in range(10):
         canvas, face = synth_face(np.random.default_rng(1000 + seed), 1, picture=True)
-        image, (x, y), side = _frame_with_logo(seed, canvas, face, 0)
+        image, (x, y), side = frame_with_logo(seed, canvas, face, 0)
         near = [d for d in read_dice(image).dice
                 if np.hypot(d.center[0] - x, d.center[1] - y) < side / 2]
         flagged += bool(near) and all(d.flagged for d in near)
         if not near:
             continue
         cal = Calibration(picture_faces=(pictures.teach_from_read(image, near[0], 1),))
-        other, (x, y), side = _frame_with_logo(seed + 50, canvas, face, 40 + 25 * seed)
+        other, (x, y), side = frame_with_logo(seed + 50, canvas, face, 40 + 25 * seed)
         near = [d for d in read_dice(other, cal).dice
                 if np.hypot(d.center[0] - x, d.center[1] - y) < side / 2]
         taught_right += bool(near) and all(d.value == 1 and not d.flagged for d in near)

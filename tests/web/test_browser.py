@@ -69,6 +69,43 @@ def test_a_missed_die_and_a_pen_read_as_a_die_are_each_one_tap(
         page.close()
 
 
+def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
+        browser: Any, tmp_path: Path) -> None:
+    import numpy as np
+
+    from calibration import load_calibration
+    from vision.training.synth import synth_face
+    from web.teaching import Teacher
+
+    from logo_frames import frame_with_logo
+
+    teacher = Teacher(tmp_path / "calibration.json")
+    with LiveServer(tmp_path / "data", teacher=teacher) as server:
+        server.table.new_game("pub_chicago", ["Aino", "Bertil"])
+        canvas, face = synth_face(np.random.default_rng(1000), 1, picture=True)
+        image, (x, y), side = frame_with_logo(0, canvas, face, 0)
+        reading = teacher.read(image)
+        logo = next(i for i, d in enumerate(reading.dice) if d.reason == "picture face")
+        server.table.handle_reading(reading)
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.click(f"#reading [data-die='{logo}'] svg")
+        assert "shows a picture" in page.inner_text("#picker")
+        assert page.is_checked("#teach")
+        page.click("#picker [data-value='1'] svg")
+        page.wait_for_function("() => !document.querySelector('#confirm')"
+                               " || document.querySelector('#confirm').style.display === 'none'",
+                               timeout=10_000)
+        assert server.table.state()["reading"]["status"] == "scored"
+        assert [f.value for f in load_calibration(teacher.path).picture_faces] == [1]
+        # A die of pips offers nothing to remember.
+        server.table.handle_reading(teacher.read(image))
+        page.wait_for_selector("#reading [data-die='2'] svg")
+        page.click(f"#reading [data-die='{(logo + 1) % 3}'] svg")
+        assert page.locator("#teach").count() == 0
+        page.close()
+
+
 def test_the_control_page_says_which_camera_runs_and_why(browser: Any, tmp_path: Path) -> None:
     camera = FakeCamera()
     camera.message = "no camera found, using the simulated tray: no Pi camera (picamera2 finds no camera)"

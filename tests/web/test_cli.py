@@ -85,6 +85,16 @@ def test_serve_refuses_a_damaged_database(tmp_path: Path, capsys: Any) -> None:
     assert "dicetray.sqlite3" in capsys.readouterr().err
 
 
+def test_serve_refuses_a_damaged_calibration_in_the_data_folder(tmp_path: Path,
+                                                                capsys: Any) -> None:
+    """The data folder's calibration.json (where taught picture faces are kept) is read
+    at start; a damaged one is refused by name, never replaced."""
+    (tmp_path / "calibration.json").write_text("{not json")
+    assert main(["serve", "--camera", "sim", "--data", str(tmp_path)]) == 2
+    assert "calibration.json" in capsys.readouterr().err
+    assert (tmp_path / "calibration.json").read_text() == "{not json"
+
+
 def test_eval_reports_on_a_labelled_folder(tmp_path: Path, capsys: Any) -> None:
     folder = tmp_path / "tiny"
     folder.mkdir()

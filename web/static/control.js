@@ -114,17 +114,24 @@ function renderReading(s) {
 function openPicker(i, waiting) {
   picking = i == null ? "add" : i;
   const p = $("picker");
-  const what = i == null ? "The missed die shows:" : `Die ${i + 1} shows:`;
+  // A logo the reader has not been taught: the value picked can be remembered, so the
+  // next throws read that picture by themselves.
+  const teachable = i != null && (state.table.teachable || []).includes(i);
+  const what = i == null ? "The missed die shows:" :
+    teachable ? `Die ${i + 1} shows a picture; it stands for:` : `Die ${i + 1} shows:`;
   p.innerHTML = `<span class="muted">${what}</span>` + [1, 2, 3, 4, 5, 6].map((v) =>
     `<span data-value="${v}">${dieSVG(v)}</span>`).join("") +
+    (teachable ? `<label class="teach"><input type="checkbox" id="teach" checked> remember this picture</label>` : "") +
     (i != null && waiting ? `<button class="secondary" id="notadie">Not a die</button>` : "") +
     `<button class="secondary" id="pickcancel">Cancel</button>`;
   p.classList.add("open");
   const id = state.reading.id;
   p.querySelectorAll("[data-value]").forEach((el) => el.addEventListener("click", async () => {
     const value = Number(el.dataset.value);
+    const teach = teachable && $("teach").checked;
     closePicker();
-    await post("correct", i == null ? { reading: id, add: value } : { reading: id, die: i, value },
+    await post("correct", i == null ? { reading: id, add: value } :
+      teach ? { reading: id, die: i, value, teach: true } : { reading: id, die: i, value },
       $("trayerror"));
   }));
   if (i != null && waiting) $("notadie").addEventListener("click", async () => {
