@@ -11,6 +11,7 @@ import json
 import logging
 from typing import Any, Callable, Iterator
 
+import cv2
 from flask import Flask, Response, abort, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
@@ -21,6 +22,7 @@ from web.table import Table, TableError
 log = logging.getLogger("dicetray.web")
 
 KEEP_ALIVE_S = 15.0
+SNAPSHOT_QUALITY = 90  # JPEG quality of /api/frame.jpg: pips must stay sharp to judge focus
 
 # waitress notices that a client went away (and tells the app through
 # ``waitress.client_disconnected``) only if it keeps reading the socket while a request
@@ -129,6 +131,21 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
             abort(404, description=f"there is no game {game_id}")
         resp = Response(json.dumps(data, indent=2) + "\n", mimetype="application/json")
         resp.headers["Content-Disposition"] = f'attachment; filename="dicetray-game-{game_id}.json"'
+        return resp
+
+    @app.get("/api/frame.jpg")
+    def frame() -> Response:
+        # What the camera sees, to aim it, check the light, and read pixel positions off
+        # for a calibration (the tray's corners are in this picture's pixels).
+        image = table.snapshot()
+        if image is None:
+            abort(404, description="no camera picture yet" if table.camera is not None
+                  else "there is no camera: throws are entered by hand")
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, SNAPSHOT_QUALITY])
+        if not ok:
+            abort(404, description="the camera's picture could not be encoded")
+        resp = Response(jpeg.tobytes(), mimetype="image/jpeg")
+        resp.headers["Cache-Control"] = "no-store"
         return resp
 
     @app.get("/api/events")

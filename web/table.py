@@ -143,6 +143,13 @@ class Table:
             self._publish(self.store.bump())      # the screens learn the camera runs
         return self
 
+    def snapshot(self) -> Any:
+        """The camera's newest frame (BGR), or ``None`` before the first or without one."""
+        if self._camera_thread is None:
+            return None
+        got = self._camera_thread.latest.latest()
+        return got[1] if got is not None else None
+
     def stop(self) -> None:
         """Stop the service and camera threads."""
         self._stop.set()

@@ -115,6 +115,9 @@ def test_the_control_page_says_which_camera_runs_and_why(browser: Any, tmp_path:
         page.goto(server.url + "/control")
         page.wait_for_function("document.querySelector('#camera').textContent.includes('Pi camera')")
         assert page.inner_text("#camera") == f"camera: fake · {camera.message}"
+        # and shows what it sees, to aim it by.
+        assert page.is_visible("#cameraview")
+        assert page.get_attribute("#cameraview", "href") == "/api/frame.jpg"
         page.close()
 
 

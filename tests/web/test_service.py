@@ -80,3 +80,42 @@ def test_the_demo_family_fixes_a_die_the_reader_could_not_read(data_dir: Path) -
     finally:
         table.stop()
         table.store.close()
+
+
+def test_the_camera_picture_is_served_to_aim_the_camera_by(data_dir: Path) -> None:
+    """``/api/frame.jpg`` is the camera's newest frame: what the owner aims the camera and
+    reads a calibration's pixel positions by."""
+    import cv2
+    import numpy as np
+
+    from vision.frames import SimCamera
+    from web.app import create_app
+
+    camera = SimCamera(seed=3, size=(320, 240), dice=2)
+    table = Table(Store(data_dir), camera=camera).start()
+    try:
+        client = create_app(table).test_client()
+        wait_for(lambda: table.snapshot() is not None)
+        resp = client.get("/api/frame.jpg")
+        assert resp.status_code == 200 and resp.mimetype == "image/jpeg"
+        picture = cv2.imdecode(np.frombuffer(resp.data, np.uint8), cv2.IMREAD_COLOR)
+        assert picture.shape == (240, 320, 3)
+        # The picture is the camera's frame (a newer one may have come meanwhile, the same
+        # still tray under new sensor noise): the tray, not a blank.
+        frame = table.snapshot()
+        assert abs(float(picture.mean()) - float(frame.mean())) < 3 and picture.std() > 10
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_without_a_camera_there_is_no_picture_and_it_says_so(data_dir: Path) -> None:
+    from web.app import create_app
+
+    table = Table(Store(data_dir))
+    try:
+        resp = create_app(table).test_client().get("/api/frame.jpg")
+        assert resp.status_code == 404
+        assert "no camera" in resp.get_json()["error"]
+    finally:
+        table.store.close()

@@ -68,6 +68,8 @@ function renderStatus(s) {
     (s.camera.moving ? " · rolling…" : "") + (s.camera.error ? ` · ${s.camera.error}` : "") +
     (s.camera.message ? ` · ${s.camera.message}` : "") :
     (s.camera.message || "");
+  // The camera's picture, to aim it and read pixel positions off for a calibration.
+  $("cameraview").style.display = s.camera.running && !(g && g.family === "card_chicago") ? "" : "none";
   const canUndo = g && (g.next.actions || []).includes("undo");
   $("undo").disabled = !canUndo;
   $("rollforme").style.display = s.camera.can_roll ? "" : "none";
