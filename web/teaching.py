@@ -20,7 +20,10 @@ import numpy as np
 
 from calibration import Calibration, save_calibration
 
-KEEP_FRAMES = 8  # frames of recent readings kept in memory (a few throws' worth)
+# Frames of the latest readings kept in memory (3.7 MB each at 1280×960). A reading
+# reaches the table as soon as the watcher has voted over its few still frames, and the
+# table then keeps the frame of a waiting reading with a picture face itself.
+KEEP_FRAMES = 4
 
 
 class Teacher:
