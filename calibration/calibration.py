@@ -95,8 +95,7 @@ class Calibration:
         """Whether the point lies inside (or on) the tray outline; always true without one."""
         if self.tray is None:
             return True
-        contour = np.asarray(self.tray, dtype=np.float32).reshape(-1, 1, 2)
-        return cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0
+        return cv2.pointPolygonTest(self._contour(), (float(x), float(y)), False) >= 0
 
     def edge_distance(self, x: float, y: float) -> float | None:
         """How far the point lies inside the tray outline, in pixels (negative outside);
@@ -107,8 +106,11 @@ class Calibration:
         """
         if self.tray is None:
             return None
-        contour = np.asarray(self.tray, dtype=np.float32).reshape(-1, 1, 2)
-        return float(cv2.pointPolygonTest(contour, (float(x), float(y)), True))
+        return float(cv2.pointPolygonTest(self._contour(), (float(x), float(y)), True))
+
+    def _contour(self) -> np.ndarray:
+        """The tray outline as OpenCV takes a contour."""
+        return np.asarray(self.tray, dtype=np.float32).reshape(-1, 1, 2)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON form written by :func:`save_calibration`."""

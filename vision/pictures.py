@@ -2,6 +2,8 @@
 owner says it stands for (kept in the calibration as a small grey template)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -29,8 +31,15 @@ def face_template(image: np.ndarray, x: float, y: float, face: float,
 
 def teach_from_read(image: np.ndarray, die: DieRead, value: int) -> PictureFace:
     """A :class:`PictureFace` from a die as the reader reported it (for a wizard)."""
-    face = (die.box[2] - die.box[0]) / (2 * BOX_HALF)
-    return teach(image, die.center[0], die.center[1], face, value)
+    return teach_from_box(image, die.center, die.box, value)
+
+
+def teach_from_box(image: np.ndarray, center: Sequence[float], box: Sequence[float],
+                   value: int) -> PictureFace:
+    """A :class:`PictureFace` from a die's ``center`` and ``box`` as ``dicetray read
+    --json`` gives them (the control page teaches from these)."""
+    face = (float(box[2]) - float(box[0])) / (2 * BOX_HALF)
+    return teach(image, float(center[0]), float(center[1]), face, value)
 
 
 def teach(image: np.ndarray, x: float, y: float, face: float, value: int) -> PictureFace:

@@ -19,13 +19,13 @@ import time
 from typing import Any, Callable, Mapping
 
 import scorer
+from vision.reader import REASON_PICTURE
 from web.publisher import Publisher
 from web.store import Store, StoreError
 
 log = logging.getLogger("dicetray.table")
 
 DEMO_PLAYERS = ["Aino", "Bertil", "Cecilia"]
-PICTURE_FACE = "picture face"  # the reader's reason for a logo it has not been taught
 KEEP_PICTURE_FRAMES = 4  # waiting readings whose picture faces can still be taught
 
 
@@ -184,7 +184,7 @@ class Table:
         """The dice of a waiting reading whose picture can be taught (its frame is kept)."""
         if self._teacher is None or reading.id not in self._picture_frames:
             return []
-        return [i for i, d in enumerate(reading.dice) if d.get("reason") == PICTURE_FACE]
+        return [i for i, d in enumerate(reading.dice) if d.get("reason") == REASON_PICTURE]
 
     def _publish(self, revision: int) -> None:
         with self._lock:
@@ -308,7 +308,7 @@ class Table:
     def _teach(self, reading: Any, die: int, value: int) -> None:
         """Teach die ``die`` of ``reading``'s picture face as ``value``; refuse, changing
         nothing, when it is not a picture face or its frame is no longer kept."""
-        if reading.dice[die].get("reason") != PICTURE_FACE:
+        if reading.dice[die].get("reason") != REASON_PICTURE:
             raise TableError(f"die {die + 1} of reading {reading.id} is not a picture face: "
                              "only a picture the reader flagged can be taught", 400)
         frame = self._picture_frames.get(reading.id) if reading.status == "waiting" else None
@@ -443,7 +443,7 @@ class Table:
     def _keep_picture_frame(self, reading: Any, reading_id: int,
                             dice: list[dict[str, Any]]) -> None:
         """Keep the frame of a waiting reading with a picture face, to teach it from."""
-        if self._teacher is None or not any(d.get("reason") == PICTURE_FACE for d in dice):
+        if self._teacher is None or not any(d.get("reason") == REASON_PICTURE for d in dice):
             return
         frame = self._teacher.frame_of(reading)
         if frame is None:

@@ -67,12 +67,9 @@ class Teacher:
 
         Raises ``OSError`` when the file cannot be written; then nothing changes.
         """
-        from vision.pictures import teach
-        from vision.reader import BOX_HALF
+        from vision.pictures import teach_from_box
 
-        x0, _, x1, _ = die["box"]
-        cx, cy = die["center"]
-        face = teach(frame, float(cx), float(cy), (float(x1) - float(x0)) / (2 * BOX_HALF), value)
+        face = teach_from_box(frame, die["center"], die["box"], value)
         old = self.calibration or Calibration()
         new = dataclasses.replace(old, picture_faces=old.picture_faces + (face,))
         save_calibration(new, self.path)
