@@ -12,6 +12,7 @@ stored inside it as base64 PNG so that one atomic rename replaces the whole cali
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import os
 import tempfile
@@ -96,6 +97,37 @@ class Calibration:
         if self.tray is None:
             return True
         return cv2.pointPolygonTest(self._contour(), (float(x), float(y)), False) >= 0
+
+    def for_frame(self, width: int, height: int) -> Calibration:
+        """This calibration for frames of ``width``×``height`` pixels.
+
+        Made for frames of another size with the same shape (the camera's resolution was
+        changed), its positions and die size are scaled. Made for another shape, its
+        tray, empty-tray picture and die size say nothing reliable about these frames
+        (an outline from elsewhere would hide dice) and are left out; the taught
+        pictures are kept. Without ``image_size`` it is taken as it is.
+
+        >>> cal = Calibration.from_rect(10, 10, 310, 230, die_size_px=20.0, image_size=(320, 240))
+        >>> big = cal.for_frame(640, 480)
+        >>> big.tray[2], big.die_size_px, big.image_size
+        ((620.0, 460.0), 40.0, (640, 480))
+        >>> cal.for_frame(640, 360).tray is None
+        True
+        """
+        if self.image_size is None or tuple(self.image_size) == (width, height):
+            return self
+        w0, h0 = self.image_size
+        sx, sy = width / w0, height / h0
+        if abs(sx - sy) > 0.01 * max(sx, sy):
+            return Calibration(pip_color=self.pip_color, picture_faces=self.picture_faces)
+        background = (cv2.resize(self.background, (width, height), interpolation=cv2.INTER_AREA)
+                      if self.background is not None else None)
+        return dataclasses.replace(
+            self,
+            tray=tuple((x * sx, y * sy) for x, y in self.tray) if self.tray is not None else None,
+            background=background,
+            die_size_px=self.die_size_px * sx if self.die_size_px else self.die_size_px,
+            image_size=(width, height))
 
     def edge_distance(self, x: float, y: float) -> float | None:
         """How far the point lies inside the tray outline, in pixels (negative outside);

@@ -137,6 +137,11 @@ def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> Read
     start = time.perf_counter()
     from vision import pipeline  # late import: keeps model loading out of import time
 
+    if calibration is not None:
+        # A calibration made at another resolution is scaled (or, for another view,
+        # stripped of its positions) rather than applied at the wrong place.
+        calibration = calibration.for_frame(image.shape[1], image.shape[0])
+
     dice = pipeline.read(image, calibration)
     ms = (time.perf_counter() - start) * 1000.0
     return Reading(tuple(dice), ms)

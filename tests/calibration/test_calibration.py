@@ -111,3 +111,38 @@ def test_the_readmes_hand_written_calibration_loads(tmp_path: Path) -> None:
     cal = load_calibration(path)
     assert cal.tray is not None and len(cal.tray) == 4 and cal.die_size_px == 42
     assert cal.in_tray(320, 240) and not cal.in_tray(10, 10)
+
+
+def test_a_calibration_follows_the_frames_size() -> None:
+    """Made at one resolution, a calibration is scaled for frames of another with the same
+    shape, and loses its positions for frames of another shape, which it does not show."""
+    background = np.zeros((240, 320, 3), np.uint8)
+    cal = Calibration.from_rect(10, 10, 310, 230, die_size_px=20.0, background=background,
+                                image_size=(320, 240))
+    assert cal.for_frame(320, 240) is cal
+    big = cal.for_frame(640, 480)
+    assert big.tray == ((20, 20), (620, 20), (620, 460), (20, 460))
+    assert big.die_size_px == 40.0 and big.image_size == (640, 480)
+    assert big.background is not None and big.background.shape == (480, 640, 3)
+    wide = cal.for_frame(640, 360)
+    assert wide.tray is None and wide.die_size_px is None and wide.background is None
+    # Without a frame size it is taken as it is.
+    plain = Calibration.from_rect(10, 10, 310, 230)
+    assert plain.for_frame(640, 480) is plain
+
+
+def test_the_reader_scales_a_calibration_made_at_another_resolution() -> None:
+    """A tray outline marked on 640×480 frames still holds every die of a 1280×960 frame
+    of the same tray: no die is lost outside a wrongly placed outline."""
+    from vision.reader import read_dice
+    from vision.sim import TrayStyle, render_tray
+
+    rng = np.random.default_rng(5)
+    style = TrayStyle.random(rng, (1280, 960))
+    frame, truth = render_tray(rng, [2, 5, 6], (1280, 960), style=style)
+    m = style.margin * 640
+    small = Calibration.from_rect(m, m, 640 - m, 480 - m, image_size=(640, 480))
+    native = Calibration.from_rect(2 * m, 2 * m, 1280 - 2 * m, 960 - 2 * m)
+    reading = read_dice(frame, small)
+    assert len(reading.dice) == len(truth)
+    assert reading.to_json()["dice"] == read_dice(frame, native).to_json()["dice"]
