@@ -198,6 +198,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
             raise BadRequest("a correction needs 'reading', 'die' and 'value' (or 'reading' "
                              "and 'remove' or 'add'), or 'action' and 'dice'")
 
+    @post("/api/tray")
+    def tray(data: dict[str, Any]) -> None:
+        table.set_tray(need(data, "tray"))
+
     @post("/api/confirm")
     def confirm(data: dict[str, Any]) -> None:
         table.confirm(need(data, "reading"))

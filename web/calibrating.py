@@ -1,11 +1,14 @@
-"""Picture faces taught at the table: a die with a logo is named once on the control page.
+"""The reader's calibration at the table: what the control page teaches it.
 
-The reader flags a die whose top face shows a picture instead of pips until its owner
-has said which value the picture stands for. The :class:`Teacher` reads the frames
-with the current calibration and keeps the last few frames it read, so that when a
-person picks a value for a flagged picture face it can cut that face out of the very
-frame it was read in, add it to the calibration, and save the calibration file (one
-atomic write) before the next throw is read with it.
+Two things are set from the control page, and both are saved to the calibration file
+(one atomic write) before the next throw is read:
+
+- a die whose top face shows a picture instead of pips is flagged until its owner says
+  which value the picture stands for. The :class:`Calibrator` reads the frames with the
+  current calibration and keeps the last few, so that when a person picks a value for a
+  flagged picture face it can cut that face out of the very frame it was read in;
+- the tray's outline, tapped on the camera's picture: the reader then ignores what lies
+  outside the tray and checks the dice by its wall for leaning.
 """
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 
 from calibration import Calibration, save_calibration
@@ -26,11 +30,11 @@ from calibration import Calibration, save_calibration
 KEEP_FRAMES = 4
 
 
-class Teacher:
+class Calibrator:
     """The reader's calibration at run time, and the frames of its recent readings.
 
     ``read(frame, calibration)`` is the reader (by default ``vision.reader.read_dice``);
-    ``path`` is where the calibration is saved when a face is taught.
+    ``path`` is where the calibration is saved when a face is taught or the tray marked.
     """
 
     def __init__(self, path: str | Path, calibration: Calibration | None = None,
@@ -61,6 +65,20 @@ class Teacher:
             kept = self._frames.get(id(reading))
         return kept[1] if kept is not None and kept[0] is reading else None
 
+    def set_tray(self, points: Any, image_size: tuple[int, int]) -> None:
+        """Set the tray's outline to ``points`` (``[[x, y], ...]`` in the pixels of frames
+        ``image_size`` = (width, height)), or forget it with ``None``, and save.
+
+        Raises ``ValueError`` naming the fault for an outline that cannot be a tray, and
+        ``OSError`` when the file cannot be written; either way nothing changes.
+        """
+        tray = None if points is None else check_tray(points, image_size)
+        old = self.calibration or Calibration()
+        new = dataclasses.replace(old, tray=tray,
+                                  image_size=image_size if tray is not None else old.image_size)
+        save_calibration(new, self.path)
+        self.calibration = new
+
     def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the
         calibration as a picture of ``value``, and save the calibration.
@@ -74,3 +92,32 @@ class Teacher:
         new = dataclasses.replace(old, picture_faces=old.picture_faces + (face,))
         save_calibration(new, self.path)
         self.calibration = new
+
+
+def check_tray(points: Any, image_size: tuple[int, int]) -> tuple[tuple[float, float], ...]:
+    """``points`` as a tray outline in a frame of ``image_size``, or ``ValueError`` saying
+    what is wrong with them.
+
+    >>> check_tray([[0, 0], [640, 0], [640, 480]], (640, 480))
+    ((0.0, 0.0), (640.0, 0.0), (640.0, 480.0))
+    >>> check_tray([[0, 0], [10, 10]], (640, 480))
+    Traceback (most recent call last):
+    ...
+    ValueError: a tray outline needs at least 3 corners, not 2
+    """
+    if not isinstance(points, list) or not all(
+            isinstance(p, list) and len(p) == 2 and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) and np.isfinite(v)
+                for v in p) for p in points):
+        raise ValueError(f"a tray outline is a list of [x, y] corners, not {points!r}")
+    if len(points) < 3:
+        raise ValueError(f"a tray outline needs at least 3 corners, not {len(points)}")
+    w, h = image_size
+    for i, (x, y) in enumerate(points):
+        if not (0 <= x <= w and 0 <= y <= h):
+            raise ValueError(f"corner {i + 1} ({x}, {y}) lies outside the {w}×{h} picture")
+    corners = np.asarray(points, np.float32)
+    if abs(float(cv2.contourArea(corners))) < 0.01 * w * h:
+        raise ValueError("the corners enclose almost nothing (under 1 % of the picture): "
+                         "tap them in order round the tray")
+    return tuple((float(x), float(y)) for x, y in points)

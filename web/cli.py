@@ -158,7 +158,7 @@ def serve(args: argparse.Namespace) -> int:
     from web.app import WAITRESS_OPTIONS, create_app
     from web.store import Store, StoreError
     from web.table import Table
-    from web.teaching import Teacher
+    from web.calibrating import Calibrator
     from vision.cameras import CameraUnavailable, open_camera
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
@@ -182,7 +182,7 @@ def serve(args: argparse.Namespace) -> int:
     try:
         store = Store(args.data)
         table = Table(store, camera=camera, demo=args.demo,
-                      teacher=Teacher(cal_path, calibration))
+                      calibrator=Calibrator(cal_path, calibration))
     except StoreError as exc:
         camera.close()
         return _fail(str(exc))

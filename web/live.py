@@ -23,9 +23,9 @@ class LiveServer:
     """
 
     def __init__(self, data_dir: str | Path, *, camera: Any = None, threads: int = 8,
-                 keep_alive: float = 15.0, teacher: Any = None) -> None:
+                 keep_alive: float = 15.0, calibrator: Any = None) -> None:
         self.store = Store(data_dir)
-        self.table = Table(self.store, camera=camera, teacher=teacher)
+        self.table = Table(self.store, camera=camera, calibrator=calibrator)
         self._server: Any = waitress.create_server(
             create_app(self.table, keep_alive=keep_alive), host="127.0.0.1", port=0,
             threads=threads, **WAITRESS_OPTIONS)

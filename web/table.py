@@ -68,7 +68,7 @@ class Table:
 
     ``camera`` is a ``FrameSource`` (or None: no camera, hand entry only); ``reader``
     turns a frame into a ``Reading``; ``watcher_factory(read)`` builds the roll watcher.
-    With a ``teacher`` (:class:`web.teaching.Teacher`) frames are read through it, so a
+    With a ``calibrator`` (:class:`web.calibrating.Calibrator`) frames are read through it, so a
     picture face a person names on the control page can be taught to the calibration.
     """
 
@@ -77,7 +77,7 @@ class Table:
                  watcher_factory: Callable[[Callable[[Any], Any]], Any] | None = None,
                  demo: bool = False, demo_interval: float = 5.0, demo_fix_after: float = 3.0,
                  demo_missed_after: float = 6.0,
-                 camera_message: str | None = None, teacher: Any = None) -> None:
+                 camera_message: str | None = None, calibrator: Any = None) -> None:
         self.store = store
         self.camera = camera
         self.publisher = Publisher()
@@ -87,7 +87,7 @@ class Table:
         self.demo_missed_after = demo_missed_after
         self._lock = threading.RLock()
         self._reader = reader
-        self._teacher = teacher
+        self._calibrator = calibrator
         # The frames of the latest waiting readings with a picture face, by reading id.
         self._picture_frames: dict[int, Any] = {}
         self._watcher_factory = watcher_factory
@@ -150,6 +150,25 @@ class Table:
         got = self._camera_thread.latest.latest()
         return got[1] if got is not None else None
 
+    def set_tray(self, points: Any) -> None:
+        """The tray's outline as tapped on the camera's picture (``[[x, y], ...]`` in its
+        pixels), or ``None`` to forget it: the reader then ignores what lies outside the
+        tray and checks the dice by its wall for leaning."""
+        if self._calibrator is None:
+            raise TableError("this table keeps no calibration to mark a tray in", 409)
+        frame = self.snapshot()
+        if frame is None:
+            raise TableError("no camera picture yet: the tray is marked on it", 409)
+        height, width = frame.shape[:2]
+        with self._lock:
+            try:
+                self._calibrator.set_tray(points, (width, height))
+            except OSError as exc:
+                raise TableError(f"could not save the calibration: {exc}", 503) from None
+            except ValueError as exc:
+                raise TableError(str(exc), 400) from None
+            self._publish(self.store.bump())
+
     def stop(self) -> None:
         """Stop the service and camera threads."""
         self._stop.set()
@@ -174,15 +193,20 @@ class Table:
             "revision": revision,
             "game": game_state,
             "reading": reading.to_json() if reading is not None else None,
-            "camera": dict(self._camera_status),
+            "camera": {**self._camera_status, "tray": self._tray()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
                       "teachable": self._teachable(reading) if waiting else []},
         }
 
+    def _tray(self) -> list[list[float]] | None:
+        """The calibrated tray outline the reader uses, as the control page draws it."""
+        cal = self._calibrator.calibration if self._calibrator is not None else None
+        return [list(p) for p in cal.tray] if cal is not None and cal.tray is not None else None
+
     def _teachable(self, reading: Any) -> list[int]:
         """The dice of a waiting reading whose picture can be taught (its frame is kept)."""
-        if self._teacher is None or reading.id not in self._picture_frames:
+        if self._calibrator is None or reading.id not in self._picture_frames:
             return []
         return [i for i, d in enumerate(reading.dice) if d.get("reason") == REASON_PICTURE]
 
@@ -312,11 +336,11 @@ class Table:
             raise TableError(f"die {die + 1} of reading {reading.id} is not a picture face: "
                              "only a picture the reader flagged can be taught", 400)
         frame = self._picture_frames.get(reading.id) if reading.status == "waiting" else None
-        if self._teacher is None or frame is None:
+        if self._calibrator is None or frame is None:
             raise TableError(f"the picture of reading {reading.id} is no longer kept (only "
                              "the latest throws' are): teach it when it shows again", 409)
         try:
-            self._teacher.teach(frame, reading.dice[die], value)
+            self._calibrator.teach(frame, reading.dice[die], value)
         except OSError as exc:
             raise TableError(f"could not save the calibration: {exc}", 503) from None
 
@@ -443,9 +467,9 @@ class Table:
     def _keep_picture_frame(self, reading: Any, reading_id: int,
                             dice: list[dict[str, Any]]) -> None:
         """Keep the frame of a waiting reading with a picture face, to teach it from."""
-        if self._teacher is None or not any(d.get("reason") == REASON_PICTURE for d in dice):
+        if self._calibrator is None or not any(d.get("reason") == REASON_PICTURE for d in dice):
             return
-        frame = self._teacher.frame_of(reading)
+        frame = self._calibrator.frame_of(reading)
         if frame is None:
             return
         self._picture_frames[reading_id] = frame
@@ -459,7 +483,7 @@ class Table:
 
     def _serve(self) -> None:
         """The service thread: watch the newest frames, handle readings, run the demo."""
-        read = self._teacher.read if self._teacher is not None else (
+        read = self._calibrator.read if self._calibrator is not None else (
             self._reader or _default_reader())
         watcher = (self._watcher_factory or _default_watcher_factory())(read)
         latest = self._camera_thread.latest

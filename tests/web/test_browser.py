@@ -75,16 +75,16 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
 
     from calibration import load_calibration
     from vision.training.synth import synth_face
-    from web.teaching import Teacher
+    from web.calibrating import Calibrator
 
     from logo_frames import frame_with_logo
 
-    teacher = Teacher(tmp_path / "calibration.json")
-    with LiveServer(tmp_path / "data", teacher=teacher) as server:
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    with LiveServer(tmp_path / "data", calibrator=calibrator) as server:
         server.table.new_game("pub_chicago", ["Aino", "Bertil"])
         canvas, face = synth_face(np.random.default_rng(1000), 1, picture=True)
         image, (x, y), side = frame_with_logo(0, canvas, face, 0)
-        reading = teacher.read(image)
+        reading = calibrator.read(image)
         logo = next(i for i, d in enumerate(reading.dice) if d.reason == "picture face")
         server.table.handle_reading(reading)
         page = browser.new_page(viewport={"width": 1024, "height": 768})
@@ -97,12 +97,45 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
                                " || document.querySelector('#confirm').style.display === 'none'",
                                timeout=10_000)
         assert server.table.state()["reading"]["status"] == "scored"
-        assert [f.value for f in load_calibration(teacher.path).picture_faces] == [1]
+        assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [1]
         # A die of pips offers nothing to remember.
-        server.table.handle_reading(teacher.read(image))
+        server.table.handle_reading(calibrator.read(image))
         page.wait_for_selector("#reading [data-die='2'] svg")
         page.click(f"#reading [data-die='{(logo + 1) % 3}'] svg")
         assert page.locator("#teach").count() == 0
+        page.close()
+
+
+def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
+        browser: Any, tmp_path: Path) -> None:
+    from calibration import load_calibration
+    from vision.frames import SimCamera
+    from web.calibrating import Calibrator
+
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    camera = SimCamera(seed=4, size=(320, 240))
+    with LiveServer(tmp_path / "data", camera=camera, calibrator=calibrator) as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 900})
+        page.goto(server.url + "/control")
+        page.click("#marktray")
+        page.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
+        corners = [(20, 15), (300, 15), (300, 225), (20, 225)]
+        for x, y in corners:        # the picture is shown at its own size here
+            page.click("#trayimg", position={"x": x, "y": y})
+        assert page.locator("#trayshape circle").count() == 4
+        page.click("#traysave")
+        page.wait_for_selector("#trayview", state="hidden")
+        saved = load_calibration(calibrator.path)
+        assert saved.tray is not None
+        assert [(round(x), round(y)) for x, y in saved.tray] == corners
+        assert server.table.state()["camera"]["tray"] == [list(map(float, c)) for c in corners]
+        # Opened again, the saved outline is drawn; a bad one is refused in words.
+        page.click("#marktray")
+        page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
+        page.click("#trayundo")
+        page.click("#trayundo")
+        page.click("#traysave")
+        page.wait_for_function("document.querySelector('#calerror').textContent.includes('3 corners')")
         page.close()
 
 

@@ -1,6 +1,8 @@
-"""A die with a logo is named once on the control page, and read by itself from then on."""
+"""The calibration at the table: a logo named once is read by itself from then on, and the
+tray's outline is marked on the camera's picture."""
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -10,20 +12,20 @@ import pytest
 from calibration import load_calibration
 from web.store import Store
 from web.table import Table
-from web.teaching import KEEP_FRAMES, Teacher
+from web.calibrating import KEEP_FRAMES, Calibrator
 
 from logo_frames import frame_with_logo
 
 
 @pytest.fixture
-def teacher(tmp_path: Path) -> Teacher:
-    return Teacher(tmp_path / "calibration.json")
+def calibrator(tmp_path: Path) -> Calibrator:
+    return Calibrator(tmp_path / "calibration.json")
 
 
 @pytest.fixture
-def table(data_dir: Path, teacher: Teacher) -> Iterator[Table]:
+def table(data_dir: Path, calibrator: Calibrator) -> Iterator[Table]:
     store = Store(data_dir)
-    t = Table(store, teacher=teacher)
+    t = Table(store, calibrator=calibrator)
     yield t
     t.stop()
     store.close()
@@ -44,12 +46,12 @@ def _logo_die(reading: Any, at: tuple[int, int], side: float) -> int:
     return near[0]
 
 
-def _throw_logo(api: Any, teacher: Teacher) -> tuple[int, int]:
+def _throw_logo(api: Any, calibrator: Calibrator) -> tuple[int, int]:
     """Pub Chicago's first throw (three dice) with the logo die: the waiting reading's id
     and the logo die's index in it."""
     api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil"]})
     image, at, side = _logo(0, 0)
-    reading = teacher.read(image)
+    reading = calibrator.read(image)
     logo = _logo_die(reading, at, side)
     assert reading.dice[logo].flagged and reading.dice[logo].reason == "picture face"
     api.table.handle_reading(reading)
@@ -58,29 +60,29 @@ def _throw_logo(api: Any, teacher: Teacher) -> tuple[int, int]:
     return state["reading"]["id"], logo
 
 
-def test_a_picture_named_once_is_read_by_itself_afterwards(api: Any, teacher: Teacher) -> None:
-    reading_id, logo = _throw_logo(api, teacher)
+def test_a_picture_named_once_is_read_by_itself_afterwards(api: Any, calibrator: Calibrator) -> None:
+    reading_id, logo = _throw_logo(api, calibrator)
     assert api.state()["table"]["teachable"] == [logo]
 
     api.post("correct", {"reading": reading_id, "die": logo, "value": 1, "teach": True})
     state = api.state()
     assert state["reading"]["status"] == "scored"
     assert sorted(d["value"] for d in state["reading"]["dice"]) == [1, 3, 6]
-    saved = load_calibration(teacher.path)
+    saved = load_calibration(calibrator.path)
     assert [f.value for f in saved.picture_faces] == [1]
 
     # The next throw shows the same logo elsewhere in the tray, turned: read as a 1.
     image, at, side = _logo(50, 40)
-    reading = teacher.read(image)
+    reading = calibrator.read(image)
     die = reading.dice[_logo_die(reading, at, side)]
     assert (die.value, die.flagged) == (1, False)
 
 
-def test_a_correction_without_teach_teaches_nothing(api: Any, teacher: Teacher) -> None:
-    reading_id, logo = _throw_logo(api, teacher)
+def test_a_correction_without_teach_teaches_nothing(api: Any, calibrator: Calibrator) -> None:
+    reading_id, logo = _throw_logo(api, calibrator)
     api.post("correct", {"reading": reading_id, "die": logo, "value": 1})
     assert api.state()["reading"]["status"] == "scored"
-    assert not teacher.path.exists() and teacher.calibration is None
+    assert not calibrator.path.exists() and calibrator.calibration is None
 
 
 @pytest.mark.parametrize(
@@ -90,10 +92,10 @@ def test_a_correction_without_teach_teaches_nothing(api: Any, teacher: Teacher) 
         ({"die": "other"}, 400, "is not a picture face"),
     ],
 )
-def test_a_bad_teach_is_refused_and_changes_nothing(api: Any, teacher: Teacher,
+def test_a_bad_teach_is_refused_and_changes_nothing(api: Any, calibrator: Calibrator,
                                                      change: dict[str, Any], status: int,
                                                      says: str) -> None:
-    reading_id, logo = _throw_logo(api, teacher)
+    reading_id, logo = _throw_logo(api, calibrator)
     body: dict[str, Any] = {"reading": reading_id, "die": logo, "value": 1, "teach": True}
     if change.get("die") == "other":
         body["die"] = (logo + 1) % 3          # a die of pips
@@ -104,17 +106,17 @@ def test_a_bad_teach_is_refused_and_changes_nothing(api: Any, teacher: Teacher,
     assert says in out["error"]
     after = api.state()
     assert after["reading"] == before["reading"] and after["revision"] == before["revision"]
-    assert not teacher.path.exists()
+    assert not calibrator.path.exists()
 
 
-def test_a_picture_whose_frame_is_gone_cannot_be_taught(api: Any, teacher: Teacher) -> None:
-    reading_id, logo = _throw_logo(api, teacher)
+def test_a_picture_whose_frame_is_gone_cannot_be_taught(api: Any, calibrator: Calibrator) -> None:
+    reading_id, logo = _throw_logo(api, calibrator)
     for _ in range(KEEP_FRAMES):               # the camera reads on; the frame is dropped
-        teacher.read(np.zeros((48, 64, 3), np.uint8))
+        calibrator.read(np.zeros((48, 64, 3), np.uint8))
     # The table kept its own reference to the frame of the waiting reading, so it can
     # still be taught ...
     assert api.state()["table"]["teachable"] == [logo]
-    # ... but a reading the teacher never read (entered some other way) cannot.
+    # ... but a reading the calibrator never read (entered some other way) cannot.
     image, at, side = _logo(0, 0)
     from vision.reader import read_dice
 
@@ -125,15 +127,78 @@ def test_a_picture_whose_frame_is_gone_cannot_be_taught(api: Any, teacher: Teach
     out = api.post("correct", {"reading": state["reading"]["id"], "die": _logo_die(other, at, side),
                                "value": 1, "teach": True}, status=409)
     assert "no longer kept" in out["error"]
-    assert not teacher.path.exists()
+    assert not calibrator.path.exists()
 
 
-def test_a_calibration_that_cannot_be_saved_changes_nothing(api: Any, teacher: Teacher) -> None:
-    teacher.path.mkdir()                      # a folder where the file should go
-    reading_id, logo = _throw_logo(api, teacher)
+def test_a_calibration_that_cannot_be_saved_changes_nothing(api: Any, calibrator: Calibrator) -> None:
+    calibrator.path.mkdir()                      # a folder where the file should go
+    reading_id, logo = _throw_logo(api, calibrator)
     before = api.state()
     out = api.post("correct", {"reading": reading_id, "die": logo, "value": 1, "teach": True},
                    status=503)
     assert "could not save the calibration" in out["error"]
     assert api.state()["reading"] == before["reading"]
-    assert teacher.calibration is None
+    assert calibrator.calibration is None
+
+
+# -- the tray's outline, marked on the camera's picture ---------------------------------
+
+
+@pytest.fixture
+def camera_api(data_dir: Path, calibrator: Calibrator) -> Iterator[Any]:
+    """The API of a table with a (fake, 8×8 px) camera running and a calibrator."""
+    from web.app import create_app
+    from web.fakes import FakeCamera, FakeWatcher
+
+    camera = FakeCamera()
+    store = Store(data_dir)
+    table = Table(store, camera=camera, calibrator=calibrator,
+                  watcher_factory=lambda read: FakeWatcher(camera, read)).start()
+    client = create_app(table).test_client()
+    deadline = time.monotonic() + 5
+    while table.snapshot() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    yield client
+    table.stop()
+    store.close()
+
+
+def test_a_tray_outline_marked_on_the_picture_is_kept_and_used(
+        camera_api: Any, calibrator: Calibrator) -> None:
+    corners = [[1, 1], [7, 1], [7, 7], [1, 7]]
+    resp = camera_api.post("/api/tray", json={"tray": corners})
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["camera"]["tray"] == corners
+    saved = load_calibration(calibrator.path)
+    assert saved.tray == ((1, 1), (7, 1), (7, 7), (1, 7)) and saved.image_size == (8, 8)
+    assert calibrator.calibration is not None and not calibrator.calibration.in_tray(0.5, 4)
+
+    resp = camera_api.post("/api/tray", json={"tray": None})      # forget it
+    assert resp.status_code == 200 and resp.get_json()["camera"]["tray"] is None
+    assert load_calibration(calibrator.path).tray is None
+
+
+@pytest.mark.parametrize(
+    ("tray", "says"),
+    [
+        ([[1, 1], [7, 7]], "at least 3 corners"),
+        ([[1, 1], [7, 1], [9, 7]], "corner 3 (9, 7) lies outside the 8×8 picture"),
+        ([[1, 1], [7, 1], ["7", 7]], "a list of [x, y] corners"),
+        ("all of it", "a list of [x, y] corners"),
+        ([[1, 1], [4, 4], [7, 7]], "enclose almost nothing"),
+    ],
+)
+def test_a_bad_tray_outline_is_refused_and_changes_nothing(
+        camera_api: Any, calibrator: Calibrator, tray: Any, says: str) -> None:
+    before = camera_api.get("/api/state").get_json()
+    resp = camera_api.post("/api/tray", json={"tray": tray})
+    assert resp.status_code == 400 and says in resp.get_json()["error"]
+    assert camera_api.get("/api/state").get_json() == before
+    assert not calibrator.path.exists()
+    assert camera_api.post("/api/tray", json={}).status_code == 400   # no 'tray' at all
+
+
+def test_without_a_camera_there_is_no_tray_to_mark(api: Any, calibrator: Calibrator) -> None:
+    out = api.post("tray", {"tray": [[0, 0], [8, 0], [8, 8]]}, status=409)
+    assert "no camera picture" in out["error"]
+    assert not calibrator.path.exists()

@@ -68,8 +68,8 @@ function renderStatus(s) {
     (s.camera.moving ? " · rolling…" : "") + (s.camera.error ? ` · ${s.camera.error}` : "") +
     (s.camera.message ? ` · ${s.camera.message}` : "") :
     (s.camera.message || "");
-  // The camera's picture, to aim it and read pixel positions off for a calibration.
-  $("cameraview").style.display = s.camera.running && !(g && g.family === "card_chicago") ? "" : "none";
+  // The camera's picture, to aim it by and to mark the tray on.
+  $("camerarow").style.display = s.camera.running && !(g && g.family === "card_chicago") ? "" : "none";
   const canUndo = g && (g.next.actions || []).includes("undo");
   $("undo").disabled = !canUndo;
   $("rollforme").style.display = s.camera.can_roll ? "" : "none";
@@ -141,6 +141,42 @@ function openPicker(i, waiting) {
     await post("correct", { reading: id, remove: i }, $("trayerror"));
   });
   $("pickcancel").addEventListener("click", closePicker);
+}
+
+// The tray's outline, tapped corner by corner on the camera's picture (frame pixels).
+let trayCorners = [];
+
+function openTray() {
+  trayCorners = (state.camera.tray || []).map((p) => p.slice());
+  const img = $("trayimg");
+  img.onload = drawTray;
+  img.src = "/api/frame.jpg?t=" + Date.now();
+  $("calerror").textContent = "";
+  $("trayview").style.display = "";
+}
+
+function drawTray() {
+  const img = $("trayimg");
+  const w = img.naturalWidth, h = img.naturalHeight;
+  if (!w) return;
+  const svg = $("trayshape");
+  svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  const points = trayCorners.map((p) => p.join(",")).join(" ");
+  svg.innerHTML = (trayCorners.length > 1 ? `<polygon points="${points}"/>` : "") +
+    trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${Math.max(3, w / 120)}"/>`).join("");
+}
+
+function tapTray(ev) {
+  const img = $("trayimg");
+  const r = img.getBoundingClientRect();
+  if (!img.naturalWidth || !r.width) return;
+  trayCorners.push([Math.round((ev.clientX - r.left) * img.naturalWidth / r.width),
+    Math.round((ev.clientY - r.top) * img.naturalHeight / r.height)]);
+  drawTray();
+}
+
+async function saveTray(corners) {
+  if (await post("tray", { tray: corners }, $("calerror"))) $("trayview").style.display = "none";
 }
 
 function closePicker() {
@@ -284,6 +320,12 @@ async function setup() {
   $("join").addEventListener("click", async () => {
     if (await post("join", { player: $("joinname").value.trim() }, $("playererror"))) $("joinname").value = "";
   });
+  $("marktray").addEventListener("click", openTray);
+  $("trayimg").addEventListener("click", tapTray);
+  $("traysave").addEventListener("click", () => saveTray(trayCorners));
+  $("trayundo").addEventListener("click", () => { trayCorners.pop(); drawTray(); });
+  $("trayforget").addEventListener("click", () => saveTray(null));
+  $("trayclose").addEventListener("click", () => { $("trayview").style.display = "none"; });
   followState(render, (ok) => {
     $("conn").textContent = ok ? "live" : "reconnecting…";
     $("conn").className = ok ? "conn" : "conn off";
