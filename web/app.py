@@ -202,6 +202,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def tray(data: dict[str, Any]) -> None:
         table.set_tray(need(data, "tray"))
 
+    @post("/api/forget-pictures")
+    def forget_pictures(data: dict[str, Any]) -> None:
+        table.forget_pictures()
+
     @post("/api/confirm")
     def confirm(data: dict[str, Any]) -> None:
         table.confirm(need(data, "reading"))

@@ -79,6 +79,14 @@ class Calibrator:
         save_calibration(new, self.path)
         self.calibration = new
 
+    def forget_pictures(self) -> None:
+        """Forget every taught picture (one was named wrongly, or the dice changed), and
+        save; ``OSError`` when the file cannot be written, and then nothing changes."""
+        old = self.calibration or Calibration()
+        new = dataclasses.replace(old, picture_faces=())
+        save_calibration(new, self.path)
+        self.calibration = new
+
     def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the
         calibration as a picture of ``value``, and save the calibration.

@@ -169,6 +169,18 @@ class Table:
                 raise TableError(str(exc), 400) from None
             self._publish(self.store.bump())
 
+    def forget_pictures(self) -> None:
+        """Forget the pictures taught on the control page: such dice are flagged again
+        until named anew (a picture taught as the wrong value is read wrong surely)."""
+        if self._calibrator is None:
+            raise TableError("this table keeps no calibration to forget pictures from", 409)
+        with self._lock:
+            try:
+                self._calibrator.forget_pictures()
+            except OSError as exc:
+                raise TableError(f"could not save the calibration: {exc}", 503) from None
+            self._publish(self.store.bump())
+
     def stop(self) -> None:
         """Stop the service and camera threads."""
         self._stop.set()
@@ -193,7 +205,9 @@ class Table:
             "revision": revision,
             "game": game_state,
             "reading": reading.to_json() if reading is not None else None,
-            "camera": {**self._camera_status, "tray": self._tray()},
+            "camera": {**self._camera_status, "tray": self._tray(),
+                       "pictures": len(self._calibrator.calibration.picture_faces)
+                       if self._calibrator is not None and self._calibrator.calibration else 0},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
                       "teachable": self._teachable(reading) if waiting else []},

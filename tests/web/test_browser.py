@@ -103,6 +103,32 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
         page.wait_for_selector("#reading [data-die='2'] svg")
         page.click(f"#reading [data-die='{(logo + 1) % 3}'] svg")
         assert page.locator("#teach").count() == 0
+        page.click("#pickcancel")
+        page.close()
+
+
+def test_taught_pictures_are_forgotten_from_the_control_page(
+        browser: Any, tmp_path: Path) -> None:
+    import numpy as np
+
+    from calibration import Calibration, PictureFace, load_calibration, save_calibration
+    from vision.frames import SimCamera
+    from web.calibrating import Calibrator
+
+    path = tmp_path / "calibration.json"
+    save_calibration(Calibration(picture_faces=(
+        PictureFace(1, np.full((32, 32), 128, np.uint8)),)), path)
+    calibrator = Calibrator(path, load_calibration(path))
+    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
+                    calibrator=calibrator) as server:
+        page = browser.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#forgetpictures:has-text('Forget 1 taught picture')")
+        page.click("#forgetpictures")
+        page.wait_for_selector("#forgetpictures", state="hidden")
+        assert load_calibration(path).picture_faces == ()
+        assert server.table.state()["camera"]["pictures"] == 0
         page.close()
 
 

@@ -202,3 +202,33 @@ def test_without_a_camera_there_is_no_tray_to_mark(api: Any, calibrator: Calibra
     out = api.post("tray", {"tray": [[0, 0], [8, 0], [8, 8]]}, status=409)
     assert "no camera picture" in out["error"]
     assert not calibrator.path.exists()
+
+
+def test_taught_pictures_can_be_forgotten(api: Any, calibrator: Calibrator) -> None:
+    """A picture named wrongly would be read wrong, surely, at every throw: forgetting
+    the taught pictures flags the logo again until it is named anew."""
+    reading_id, logo = _throw_logo(api, calibrator)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 2, "teach": True})
+    assert api.state()["camera"]["pictures"] == 1
+
+    assert api.post("forget-pictures", {})["camera"]["pictures"] == 0
+    assert load_calibration(calibrator.path).picture_faces == ()
+    image, at, side = _logo(0, 0)
+    reading = calibrator.read(image)
+    die = reading.dice[_logo_die(reading, at, side)]
+    assert die.flagged and die.reason == "picture face"
+
+
+def test_forgetting_pictures_needs_a_calibration_it_can_save(data_dir: Path, tmp_path: Path) -> None:
+    from web.app import create_app
+
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    store = Store(data_dir)
+    try:
+        for table, status in ((Table(store), 409),
+                              (Table(store, calibrator=Calibrator(in_the_way / "c.json")), 503)):
+            resp = create_app(table).test_client().post("/api/forget-pictures", json={})
+            assert resp.status_code == status, resp.get_json()
+    finally:
+        store.close()

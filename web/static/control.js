@@ -70,6 +70,9 @@ function renderStatus(s) {
     (s.camera.message || "");
   // The camera's picture, to aim it by and to mark the tray on.
   $("camerarow").style.display = s.camera.running && !(g && g.family === "card_chicago") ? "" : "none";
+  const taught = s.camera.pictures || 0;
+  $("forgetpictures").style.display = taught ? "" : "none";
+  $("forgetpictures").textContent = `Forget ${taught} taught picture${taught === 1 ? "" : "s"}`;
   const canUndo = g && (g.next.actions || []).includes("undo");
   $("undo").disabled = !canUndo;
   $("rollforme").style.display = s.camera.can_roll ? "" : "none";
@@ -321,6 +324,11 @@ async function setup() {
     if (await post("join", { player: $("joinname").value.trim() }, $("playererror"))) $("joinname").value = "";
   });
   $("marktray").addEventListener("click", openTray);
+  $("forgetpictures").addEventListener("click", () => {
+    if (window.confirm("Forget the pictures taught for logo dice? They are flagged again until named.")) {
+      post("forget-pictures", {}, $("error"));
+    }
+  });
   $("trayimg").addEventListener("click", tapTray);
   $("traysave").addEventListener("click", () => saveTray(trayCorners));
   $("trayundo").addEventListener("click", () => { trayCorners.pop(); drawTray(); });
