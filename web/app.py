@@ -141,12 +141,19 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         if image is None:
             abort(404, description="no camera picture yet" if table.camera is not None
                   else "there is no camera: throws are entered by hand")
-        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, SNAPSHOT_QUALITY])
-        if not ok:
-            abort(404, description="the camera's picture could not be encoded")
-        resp = Response(jpeg.tobytes(), mimetype="image/jpeg")
-        resp.headers["Cache-Control"] = "no-store"
-        return resp
+        return _jpeg(image)
+
+    @app.get("/api/readings/<int:reading_id>/picture.jpg")
+    def reading_picture(reading_id: int) -> Response:
+        # The throw as the camera saw it, each die boxed and numbered as the control page
+        # lists them: which die a flag is about.
+        try:
+            image = table.reading_picture(reading_id)
+        except TableError as exc:
+            abort(exc.status, description=str(exc))
+        # The page asks for it with the dice's state in the address, so a cached copy is
+        # never one with old numbers.
+        return _jpeg(image, max_age=300)
 
     @app.get("/api/events")
     def events() -> Response:
@@ -239,6 +246,17 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
             return jsonify({})
 
     return app
+
+
+def _jpeg(image: Any, max_age: int = 0) -> Response:
+    """A BGR picture as a JPEG answer, kept by the browser ``max_age`` seconds (none: the
+    camera's picture changes all the time)."""
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, SNAPSHOT_QUALITY])
+    if not ok:
+        abort(404, description="the picture could not be encoded")
+    resp = Response(jpeg.tobytes(), mimetype="image/jpeg")
+    resp.headers["Cache-Control"] = f"max-age={max_age}" if max_age else "no-store"
+    return resp
 
 
 def _last_event_id(raw: str | None) -> int | None:

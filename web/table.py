@@ -26,7 +26,9 @@ from web.store import Store, StoreError
 log = logging.getLogger("dicetray.table")
 
 DEMO_PLAYERS = ["Aino", "Bertil", "Cecilia"]
-KEEP_PICTURE_FRAMES = 4  # waiting readings whose picture faces can still be taught
+# Waiting readings whose frames are kept (3.7 MB each at 1280×960): a person checking
+# the tray sees which die is which, and a picture face can be taught from it.
+KEEP_READING_FRAMES = 4
 
 
 class TableError(ValueError):
@@ -88,8 +90,8 @@ class Table:
         self._lock = threading.RLock()
         self._reader = reader
         self._calibrator = calibrator
-        # The frames of the latest waiting readings with a picture face, by reading id.
-        self._picture_frames: dict[int, Any] = {}
+        # The frames of the latest waiting readings, by reading id.
+        self._reading_frames: dict[int, Any] = {}
         self._watcher_factory = watcher_factory
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -210,7 +212,9 @@ class Table:
                        if self._calibrator is not None and self._calibrator.calibration else 0},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
-                      "teachable": self._teachable(reading) if waiting else []},
+                      "teachable": self._teachable(reading) if waiting else [],
+                      "picture": waiting and reading is not None
+                      and reading.id in self._reading_frames},
         }
 
     def _tray(self) -> list[list[float]] | None:
@@ -220,7 +224,7 @@ class Table:
 
     def _teachable(self, reading: Any) -> list[int]:
         """The dice of a waiting reading whose picture can be taught (its frame is kept)."""
-        if self._calibrator is None or reading.id not in self._picture_frames:
+        if self._calibrator is None or reading.id not in self._reading_frames:
             return []
         return [i for i, d in enumerate(reading.dice) if d.get("reason") == REASON_PICTURE]
 
@@ -349,7 +353,7 @@ class Table:
         if reading.dice[die].get("reason") != REASON_PICTURE:
             raise TableError(f"die {die + 1} of reading {reading.id} is not a picture face: "
                              "only a picture the reader flagged can be taught", 400)
-        frame = self._picture_frames.get(reading.id) if reading.status == "waiting" else None
+        frame = self._reading_frames.get(reading.id) if reading.status == "waiting" else None
         if self._calibrator is None or frame is None:
             raise TableError(f"the picture of reading {reading.id} is no longer kept (only "
                              "the latest throws' are): teach it when it shows again", 409)
@@ -466,7 +470,7 @@ class Table:
                 reading_id, revision = self.store.add_reading(
                     self.game_id, dice, "waiting", player=nxt["player"],
                     note="check the tray: " + "; ".join(problems))
-                self._keep_picture_frame(reading, reading_id, dice)
+                self._keep_frame(reading, reading_id)
                 self._publish(revision)
                 return
             action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice]}
@@ -478,17 +482,40 @@ class Table:
                                                      player=nxt["player"], note=str(exc))
                 self._publish(revision)
 
-    def _keep_picture_frame(self, reading: Any, reading_id: int,
-                            dice: list[dict[str, Any]]) -> None:
-        """Keep the frame of a waiting reading with a picture face, to teach it from."""
-        if self._calibrator is None or not any(d.get("reason") == REASON_PICTURE for d in dice):
-            return
-        frame = self._calibrator.frame_of(reading)
+    def _keep_frame(self, reading: Any, reading_id: int) -> None:
+        """Keep the frame of a waiting reading: to show which die is which, and to teach a
+        picture face from."""
+        frame = self._calibrator.frame_of(reading) if self._calibrator is not None else None
         if frame is None:
             return
-        self._picture_frames[reading_id] = frame
-        for old in sorted(self._picture_frames)[:-KEEP_PICTURE_FRAMES]:
-            del self._picture_frames[old]
+        self._reading_frames[reading_id] = frame
+        for old in sorted(self._reading_frames)[:-KEEP_READING_FRAMES]:
+            del self._reading_frames[old]
+
+    def reading_picture(self, reading_id: Any) -> Any:
+        """The frame of waiting reading ``reading_id`` with each die's box drawn and
+        numbered as the control page numbers them (BGR)."""
+        import cv2
+
+        with self._lock:
+            reading = self._reading(reading_id)
+            frame = self._reading_frames.get(reading.id)
+            if frame is None:
+                raise TableError(f"the picture of reading {reading.id} is not kept (only the "
+                                 "latest waiting throws' are)", 404)
+            dice = [dict(d) for d in reading.dice]
+        out = frame.copy()
+        thick = max(2, out.shape[1] // 400)
+        for i, d in enumerate(dice):
+            if not d.get("box"):
+                continue  # added by hand: no place in the frame
+            x0, y0, x1, y1 = (int(round(v)) for v in d["box"])
+            # Orange for a die a person should check, green for one read surely.
+            colour = (0, 140, 255) if d.get("flagged") else (80, 200, 80)
+            cv2.rectangle(out, (x0, y0), (x1, y1), colour, thick)
+            cv2.putText(out, str(i + 1), (x0, max(0, y0 - 2 * thick)), cv2.FONT_HERSHEY_SIMPLEX,
+                        thick * 0.5, colour, thick, cv2.LINE_AA)
+        return out
 
     def _camera_moving(self, moving: bool) -> None:
         with self._lock:

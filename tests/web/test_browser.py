@@ -89,6 +89,9 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
         server.table.handle_reading(reading)
         page = browser.new_page(viewport={"width": 1024, "height": 768})
         page.goto(server.url + "/control")
+        # The throw as the camera saw it, dice numbered: which die is the picture.
+        page.wait_for_function(
+            "document.querySelector('#reading img.readingpic')?.naturalWidth === 640")
         page.click(f"#reading [data-die='{logo}'] svg")
         assert "shows a picture" in page.inner_text("#picker")
         assert page.is_checked("#teach")

@@ -232,3 +232,24 @@ def test_forgetting_pictures_needs_a_calibration_it_can_save(data_dir: Path, tmp
             assert resp.status_code == status, resp.get_json()
     finally:
         store.close()
+
+
+def test_a_waiting_throw_is_shown_with_its_dice_boxed_and_numbered(
+        api: Any, calibrator: Calibrator) -> None:
+    """Which die is the flagged one: the throw's frame with each die boxed, orange for
+    the dice to check, and numbered as the control page lists them."""
+    import cv2
+
+    reading_id, logo = _throw_logo(api, calibrator)
+    assert api.state()["table"]["picture"] is True
+    resp = api.client.get(f"/api/readings/{reading_id}/picture.jpg")
+    assert resp.status_code == 200 and resp.mimetype == "image/jpeg"
+    picture = cv2.imdecode(np.frombuffer(resp.data, np.uint8), cv2.IMREAD_COLOR)
+    image, _, _ = _logo(0, 0)
+    assert picture.shape == image.shape
+    x0, y0, x1, y1 = (int(round(v)) for v in api.state()["reading"]["dice"][logo]["box"])
+    edge = picture[y0 - 1:y0 + 2, x0 + 3:x1 - 3].reshape(-1, 3).astype(int)
+    # The flagged die's box is drawn in orange (BGR about 0, 140, 255).
+    assert (edge[:, 2] - edge[:, 0]).mean() > 120
+    missing = api.client.get(f"/api/readings/{reading_id + 5}/picture.jpg")
+    assert missing.status_code == 404 and "no reading" in missing.get_json()["error"]
