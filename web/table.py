@@ -18,6 +18,8 @@ import threading
 import time
 from typing import Any, Callable, Mapping
 
+import cv2
+
 import scorer
 from vision.reader import REASON_PICTURE
 from web.publisher import Publisher
@@ -207,9 +209,7 @@ class Table:
             "revision": revision,
             "game": game_state,
             "reading": reading.to_json() if reading is not None else None,
-            "camera": {**self._camera_status, "tray": self._tray(),
-                       "pictures": len(self._calibrator.calibration.picture_faces)
-                       if self._calibrator is not None and self._calibrator.calibration else 0},
+            "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
                       "teachable": self._teachable(reading) if waiting else [],
@@ -221,6 +221,11 @@ class Table:
         """The calibrated tray outline the reader uses, as the control page draws it."""
         cal = self._calibrator.calibration if self._calibrator is not None else None
         return [list(p) for p in cal.tray] if cal is not None and cal.tray is not None else None
+
+    def _pictures(self) -> int:
+        """How many picture faces the reader has been taught."""
+        cal = self._calibrator.calibration if self._calibrator is not None else None
+        return len(cal.picture_faces) if cal is not None else 0
 
     def _teachable(self, reading: Any) -> list[int]:
         """The dice of a waiting reading whose picture can be taught (its frame is kept)."""
@@ -493,10 +498,8 @@ class Table:
             del self._reading_frames[old]
 
     def reading_picture(self, reading_id: Any) -> Any:
-        """The frame of waiting reading ``reading_id`` with each die's box drawn and
+        """The frame of reading ``reading_id`` (while kept) with each die's box drawn and
         numbered as the control page numbers them (BGR)."""
-        import cv2
-
         with self._lock:
             reading = self._reading(reading_id)
             frame = self._reading_frames.get(reading.id)
