@@ -111,16 +111,14 @@ def wall_counts(seeds: range, calibrated: bool) -> tuple[int, int, int, int]:
     """In :func:`vision.sim.wall_trays` ``seeds``: leaning dice flagged, leaning dice,
     flat dice against the wall read right, flat dice against the wall (a top face's
     centre within 1.6 sides of the outline)."""
-    from vision.sim import wall_trays
+    from vision.sim import read_near, wall_trays
 
     flagged = leaning = right = by_wall = 0
     for image, truth, rect in wall_trays(seeds):
         cal = Calibration.from_rect(*rect, die_size_px=float(np.median([d.side for d in truth])))
         reading = read_dice(image, cal if calibrated else None)
         for die in truth:
-            near = [d for d in reading.dice
-                    if np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1])
-                    < 0.6 * die.side]
+            near = read_near(reading, die)
             if die.tilted:
                 leaning += 1
                 flagged += all(d.flagged for d in near)

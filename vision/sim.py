@@ -855,11 +855,15 @@ def leaning_flagged(read: Callable[[np.ndarray], Any], seeds: range) -> tuple[in
         for die in truth:
             if die.tilted:
                 total += 1
-                near = [d for d in reading.dice
-                        if np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1])
-                        < 0.6 * die.side]
-                flagged += all(d.flagged for d in near)
+                flagged += all(d.flagged for d in read_near(reading, die))
     return flagged, total
+
+
+def read_near(reading: Any, die: SimDie) -> list[Any]:
+    """The dice of ``reading`` whose centre lies within 0.6 of a side of ``die``'s: what
+    was read of that die (none when it was missed)."""
+    return [d for d in reading.dice if d.center is not None
+            and np.hypot(d.center[0] - die.center[0], d.center[1] - die.center[1]) < 0.6 * die.side]
 
 
 # ------------------------------------------------------------------------ the live tray

@@ -72,20 +72,15 @@ class Calibrator:
         Raises ``ValueError`` naming the fault for an outline that cannot be a tray, and
         ``OSError`` when the file cannot be written; either way nothing changes.
         """
-        tray = None if points is None else check_tray(points, image_size)
-        old = self.calibration or Calibration()
-        new = dataclasses.replace(old, tray=tray,
-                                  image_size=image_size if tray is not None else old.image_size)
-        save_calibration(new, self.path)
-        self.calibration = new
+        if points is None:
+            self._change(tray=None)
+        else:
+            self._change(tray=check_tray(points, image_size), image_size=image_size)
 
     def forget_pictures(self) -> None:
         """Forget every taught picture (one was named wrongly, or the dice changed), and
         save; ``OSError`` when the file cannot be written, and then nothing changes."""
-        old = self.calibration or Calibration()
-        new = dataclasses.replace(old, picture_faces=())
-        save_calibration(new, self.path)
-        self.calibration = new
+        self._change(picture_faces=())
 
     def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the
@@ -96,8 +91,13 @@ class Calibrator:
         from vision.pictures import teach_from_box
 
         face = teach_from_box(frame, die["center"], die["box"], value)
-        old = self.calibration or Calibration()
-        new = dataclasses.replace(old, picture_faces=old.picture_faces + (face,))
+        taught = self.calibration.picture_faces if self.calibration is not None else ()
+        self._change(picture_faces=taught + (face,))
+
+    def _change(self, **fields: Any) -> None:
+        """Save the calibration with ``fields`` changed, then read with it; a file that
+        cannot be written raises ``OSError`` and changes nothing."""
+        new = dataclasses.replace(self.calibration or Calibration(), **fields)
         save_calibration(new, self.path)
         self.calibration = new
 
