@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration
+from vision import changed
 
 MODEL = Path(__file__).resolve().parent / "models" / "detector.onnx"
 STRIDE = 4
@@ -125,10 +126,51 @@ def detect(image: np.ndarray, calibration: Calibration | None = None, *,
     w = max(16, round((x1 - x0) * scale))
     h = max(16, round((y1 - y0) * scale))
     small = _shrink(image[y0:y1, x0:x1], w, h)
-    out = _peaks(small, x0, y0, w / (x1 - x0), h / (y1 - y0), 0.0)
+    sx, sy = w / (x1 - x0), h / (y1 - y0)
+    boxes = _changed(small, image.shape, calibration, (x0, y0, x1, y1), scale)
+    if boxes is None:
+        out = _peaks(small, x0, y0, sx, sy, 0.0)
+    else:
+        # Only where the tray differs from its empty picture (vision.changed).
+        out = [c for bx0, by0, bx1, by1 in boxes
+               for c in _peaks(small[by0:by1, bx0:bx1], x0 + bx0 / sx, y0 + by0 / sy, sx, sy, 0.0)]
     out.sort(key=lambda c: -c.score)
     out = out[:limit]
     return suppress_near(out) if suppress else out
+
+
+# Where the tray differs from its empty picture: vision.changed; default die size (in
+# the pass's pixels) without a calibrated one, about the middle of what it was trained on.
+PASS_DIE_PX = 16.0
+_empty_cache: list[tuple[np.ndarray, tuple[int, ...], np.ndarray]] = []
+
+
+def _changed(small: np.ndarray, frame_shape: tuple[int, ...], calibration: Calibration | None,
+             region: tuple[int, int, int, int], scale: float
+             ) -> list[tuple[int, int, int, int]] | None:
+    """The boxes of ``small`` (the pass's picture of ``region``) that differ from the
+    calibrated empty tray; ``None`` to search it all (no empty tray, or mostly changed)."""
+    if calibration is None or calibration.background is None:
+        return None
+    background = calibration.background
+    if background.shape != frame_shape:
+        return None  # not this camera's picture of this tray
+    empty = _empty_at(background, region, small.shape[1], small.shape[0])
+    die_px = calibration.die_size_px * scale if calibration.die_size_px else PASS_DIE_PX
+    return changed.changed_boxes(small, empty, die_px)
+
+
+def _empty_at(background: np.ndarray, region: tuple[int, int, int, int], w: int, h: int
+              ) -> np.ndarray:
+    """The empty tray shrunk as the pass shrinks the frame; kept for the next frame,
+    which almost always has the same calibration (one entry, held by identity)."""
+    key = (*region, w, h)
+    if _empty_cache and _empty_cache[0][0] is background and _empty_cache[0][1] == key:
+        return _empty_cache[0][2]
+    x0, y0, x1, y1 = region
+    empty = _shrink(background[y0:y1, x0:x1], w, h)
+    _empty_cache[:] = [(background, key, empty)]
+    return empty
 
 
 def detect_coarse(image: np.ndarray, calibration: Calibration | None = None, *,
@@ -171,7 +213,7 @@ def detect_fine(image: np.ndarray, calibration: Calibration | None = None, *,
     return out[:limit]
 
 
-def _peaks(small: np.ndarray, x0: int, y0: int, sx: float, sy: float,
+def _peaks(small: np.ndarray, x0: float, y0: float, sx: float, sy: float,
            min_face: float) -> list[Candidate]:
     """The network's peaks on ``small`` (the region from (x0, y0) scaled by sx, sy) as
     candidates in frame pixels; only those at least ``min_face`` px big in ``small``."""

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration
-from vision import classify, detect, pictures
+from vision import changed, classify, detect, pictures
 from vision.reader import BOX_HALF, THRESHOLD, DieRead, make_die
 
 SIZE_RANGE = (0.5, 1.8)  # plausible die size relative to the calibrated one
@@ -160,8 +160,10 @@ def _look(image: np.ndarray, calibration: Calibration | None,
     """The candidates the calibration allows, and the classifiers' probabilities for them."""
     if calibration is not None:
         cands = [c for c in cands if calibration.in_tray(c.x, c.y)]
-        if calibration.background is not None and calibration.background.shape == image.shape:
-            cands = [c for c in cands if not _part_of_tray(image, calibration.background, c)]
+        background = calibration.background
+        if background is not None and background.shape == image.shape:
+            ratio = changed.brightness_ratio(image, background)
+            cands = [c for c in cands if not _part_of_tray(image, background, ratio, c)]
         if calibration.die_size_px:
             cands = _sized(cands, float(calibration.die_size_px))
     return cands, _probabilities(image, cands)
@@ -286,15 +288,17 @@ def _sized(cands: list[detect.Candidate], size: float) -> list[detect.Candidate]
             if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
 
 
-def _part_of_tray(image: np.ndarray, background: np.ndarray, c: detect.Candidate) -> bool:
-    """Whether the box of candidate ``c`` looks as it does in the empty tray."""
+def _part_of_tray(image: np.ndarray, background: np.ndarray, ratio: float,
+                  c: detect.Candidate) -> bool:
+    """Whether the box of candidate ``c`` looks as it does in the empty tray (whose
+    picture is ``ratio`` times darker than ``image``, see vision.changed)."""
     half = BOX_HALF * c.face
     x0, y0 = max(0, int(c.x - half)), max(0, int(c.y - half))
     x1, y1 = int(c.x + half) + 1, int(c.y + half) + 1
     a = image[y0:y1, x0:x1]
     if a.size == 0:
         return False
-    b = background[y0:y1, x0:x1]
+    b = cv2.convertScaleAbs(background[y0:y1, x0:x1], alpha=ratio)
     diff = cv2.absdiff(cv2.cvtColor(a, cv2.COLOR_BGR2GRAY), cv2.cvtColor(b, cv2.COLOR_BGR2GRAY))
     return float(np.count_nonzero(diff > BACKGROUND_LEVEL)) / diff.size < BACKGROUND_SHARE
 

@@ -788,6 +788,13 @@ def render_tray(
     return _add_noise(rng, frame, style.noise), truth
 
 
+def empty_tray(style: TrayStyle, size: Size = (1280, 960), *, seed: int = 0) -> np.ndarray:
+    """The tray of ``style`` with nothing in it, as a camera sees it between throws
+    (with sensor noise of its own, drawn from ``seed``): a calibration's empty-tray
+    picture for the frames :func:`render_tray` makes with that style and size."""
+    return _add_noise(np.random.default_rng(seed), _build_tray(style, size).image, style.noise)
+
+
 def render_close_up(rng: np.random.Generator, n: int, die_side: float,
                     size: Size = (640, 480)) -> tuple[np.ndarray, tuple[SimDie, ...]]:
     """A close-up: ``n`` flat dice, each ``die_side`` of the frame's width across.

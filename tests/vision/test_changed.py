@@ -1,0 +1,142 @@
+"""An empty-tray picture in the calibration: the detector searches only what changed."""
+from __future__ import annotations
+
+import dataclasses
+import doctest
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import Calibration
+from vision import changed, detect
+from vision.reader import read_dice
+from vision.sim import TrayStyle, empty_tray, render_tray
+
+SIZE = (640, 480)
+
+
+def _tray(seed: int, values: list[int]) -> tuple[np.ndarray, tuple, TrayStyle, Calibration]:  # type: ignore[type-arg]
+    """A simulated tray of flat dice, its style, and a calibration of outline and die size."""
+    rng = np.random.default_rng(seed)
+    style = dataclasses.replace(TrayStyle.random(rng, SIZE), tilt=0.0, clutter=0)
+    image, truth = render_tray(rng, values, SIZE, style=style)
+    m = style.margin * SIZE[0]
+    cal = Calibration.from_rect(m, m, SIZE[0] - m, SIZE[1] - m,
+                                die_size_px=float(np.median([d.side for d in truth])))
+    return image, truth, style, cal
+
+
+@pytest.fixture
+def searched(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pixels the detector network is given, pass by pass."""
+    seen: list[int] = []
+    real = detect._peaks
+
+    def spy(small: np.ndarray, *args: float) -> list[detect.Candidate]:
+        seen.append(small.shape[0] * small.shape[1])
+        return real(small, *args)
+
+    monkeypatch.setattr(detect, "_peaks", spy)
+    return seen
+
+
+def _pass_pixels(image: np.ndarray, cal: Calibration) -> int:
+    x0, y0, x1, y1, scale = detect._region(image, cal)
+    return round((x1 - x0) * scale) * round((y1 - y0) * scale)
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5, 8])
+def test_with_the_empty_tray_the_same_dice_are_read_from_a_fraction_of_the_tray(
+        seed: int, searched: list[int]) -> None:
+    image, truth, style, cal = _tray(seed, [2, 5, 6])
+    with_empty = dataclasses.replace(cal, background=empty_tray(style, SIZE, seed=99))
+    plain = read_dice(image, cal)
+    searched.clear()
+    reading = read_dice(image, with_empty)
+    assert sorted(reading.values) == sorted(d.value for d in truth) == sorted(plain.values)
+    assert not any(d.flagged for d in reading.dice)
+    # Three dice: the network saw a fraction of the tray's pass (dice are 5-8 % of the
+    # frame's width in these trays; with the biggest, 53 %).
+    assert 0 < sum(searched) < 0.6 * _pass_pixels(image, with_empty), searched
+
+
+def test_an_empty_tray_costs_no_search_at_all(searched: list[int]) -> None:
+    rng = np.random.default_rng(6)
+    style = dataclasses.replace(TrayStyle.random(rng, SIZE), clutter=0)
+    m = style.margin * SIZE[0]
+    cal = Calibration.from_rect(m, m, SIZE[0] - m, SIZE[1] - m, die_size_px=30.0,
+                                background=empty_tray(style, SIZE, seed=1))
+    assert read_dice(empty_tray(style, SIZE, seed=2), cal).dice == ()
+    assert searched == []
+
+
+def test_a_change_of_light_since_the_empty_tray_is_matched(searched: list[int]) -> None:
+    """The lamp brighter, or the exposure drifted: brightness is matched, not a die."""
+    image, truth, style, cal = _tray(3, [1, 3, 4])
+    with_empty = dataclasses.replace(cal, background=empty_tray(style, SIZE, seed=5))
+    brighter = cv2.convertScaleAbs(image, alpha=1.35)
+    reading = read_dice(brighter, with_empty)
+    assert sorted(reading.values) == sorted(d.value for d in truth)
+    assert sum(searched) < 0.5 * _pass_pixels(image, with_empty)
+
+
+def test_in_a_dim_room_the_empty_tray_taken_in_daylight_still_matches(searched: list[int]) -> None:
+    """Evening: the frames come out at a third of the light and the reader brightens them
+    (vision.exposure); the empty tray was taken lit."""
+    image, truth, style, cal = _tray(3, [2, 3, 6])
+    with_empty = dataclasses.replace(cal, background=empty_tray(style, SIZE, seed=5))
+    reading = read_dice((image * 0.35).astype(np.uint8), with_empty)
+    assert sorted(reading.values) == sorted(d.value for d in truth)
+    assert sum(searched) < 0.5 * _pass_pixels(image, with_empty)
+
+
+def test_a_stale_empty_tray_makes_the_whole_tray_searched(searched: list[int]) -> None:
+    """The tray was swapped (or the camera moved) since its empty picture: nearly all of
+    it differs, so all of it is searched, and the dice are read as without the picture."""
+    image, truth, _style, cal = _tray(5, [2, 4, 6])
+    _other, _t, other_style, _c = _tray(12, [1])
+    stale = dataclasses.replace(cal, background=empty_tray(other_style, SIZE, seed=3))
+    reading = read_dice(image, stale)
+    assert sorted(reading.values) == sorted(d.value for d in truth)
+    assert searched[0] == _pass_pixels(image, stale)
+
+
+def test_the_boxes_lie_on_the_networks_grid_and_hold_every_die() -> None:
+    image, truth, style, cal = _tray(8, [1, 2, 3, 4, 5])
+    x0, y0, x1, y1, scale = detect._region(image, cal)
+    w, h = round((x1 - x0) * scale), round((y1 - y0) * scale)
+    small = detect._shrink(image[y0:y1, x0:x1], w, h)
+    empty = detect._shrink(empty_tray(style, SIZE, seed=4)[y0:y1, x0:x1], w, h)
+    die_px = float(cal.die_size_px or 0) * scale
+    boxes = changed.changed_boxes(small, empty, die_px)
+    assert boxes
+    for bx0, by0, bx1, by1 in boxes:
+        assert bx0 % changed.GRID == 0 and by0 % changed.GRID == 0
+        assert (bx1 % changed.GRID == 0 or bx1 == w) and (by1 % changed.GRID == 0 or by1 == h)
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+    for die in truth:
+        # Each die's face, with half a die of floor round it, lies inside one box.
+        cx, cy = (die.center[0] - x0) * scale, (die.center[1] - y0) * scale
+        reach = die_px
+        assert any(bx0 <= cx - reach and cx + reach <= bx1 and by0 <= cy - reach and cy + reach <= by1
+                   for bx0, by0, bx1, by1 in boxes), die
+
+
+def test_a_die_the_floors_brightness_is_found_by_its_colour() -> None:
+    """A red die on green felt of the same grey differs in colour only."""
+    floor = np.zeros((160, 192, 3), np.uint8)
+    floor[:] = (60, 140, 60)            # green felt, grey about 106
+    frame = floor.copy()
+    frame[70:88, 90:108] = (40, 40, 215)  # a red die, grey about 92
+    assert abs(int(cv2.cvtColor(frame[75:76, 95:96], cv2.COLOR_BGR2GRAY)[0, 0])
+               - int(cv2.cvtColor(floor[:1, :1], cv2.COLOR_BGR2GRAY)[0, 0])) < changed.LEVEL
+    boxes = changed.changed_boxes(frame, floor, 18.0)
+    assert boxes and any(b[0] <= 90 and 108 <= b[2] and b[1] <= 70 and 88 <= b[3] for b in boxes)
+
+
+def test_the_examples_in_the_docstrings_hold() -> None:
+    result = doctest.testmod(changed)
+    assert result.attempted > 0 and result.failed == 0
