@@ -209,6 +209,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def tray(data: dict[str, Any]) -> None:
         table.set_tray(need(data, "tray"))
 
+    @post("/api/empty-tray")
+    def empty_tray(data: dict[str, Any]) -> None:
+        table.take_empty_tray(need(data, "take"))
+
     @post("/api/forget-pictures")
     def forget_pictures(data: dict[str, Any]) -> None:
         table.forget_pictures()

@@ -8,7 +8,9 @@ Two things are set from the control page, and both are saved to the calibration 
   current calibration and keeps the last few, so that when a person picks a value for a
   flagged picture face it can cut that face out of the very frame it was read in;
 - the tray's outline, tapped on the camera's picture: the reader then ignores what lies
-  outside the tray and checks the dice by its wall for leaning.
+  outside the tray and checks the dice by its wall for leaning;
+- the empty tray's picture, taken with nothing in it: the reader then searches only
+  where the tray changed (``vision.changed``), and ignores what the empty tray shows.
 """
 from __future__ import annotations
 
@@ -30,6 +32,10 @@ from calibration import Calibration, save_calibration
 KEEP_FRAMES = 4
 
 
+class TrayNotEmpty(ValueError):
+    """The empty tray's picture was asked for while the reader sees dice in the tray."""
+
+
 class Calibrator:
     """The reader's calibration at run time, and the frames of its recent readings.
 
@@ -48,16 +54,19 @@ class Calibrator:
 
     def read(self, frame: np.ndarray) -> Any:
         """Read ``frame`` with the current calibration, and keep the frame for a while."""
-        if self._read is None:
-            from vision.reader import read_dice
-
-            self._read = read_dice
-        reading = self._read(frame, self.calibration)
+        reading = self._reader()(frame, self.calibration)
         with self._lock:
             self._frames[id(reading)] = (reading, frame)
             while len(self._frames) > KEEP_FRAMES:
                 self._frames.popitem(last=False)
         return reading
+
+    def _reader(self) -> Callable[[np.ndarray, Calibration | None], Any]:
+        if self._read is None:
+            from vision.reader import read_dice
+
+            self._read = read_dice
+        return self._read
 
     def frame_of(self, reading: Any) -> np.ndarray | None:
         """The frame ``reading`` was read from, while it is still kept."""
@@ -75,7 +84,26 @@ class Calibrator:
         if points is None:
             self._change(tray=None)
         else:
-            self._change(tray=check_tray(points, image_size), image_size=image_size)
+            self._change(image_size, tray=check_tray(points, image_size))
+
+    def take_empty_tray(self, frame: np.ndarray | None) -> None:
+        """Keep ``frame`` as the empty tray's picture, or forget it with ``None``, and save.
+
+        Raises :class:`TrayNotEmpty` when the reader sees anything like a die in it, and
+        ``OSError`` when the file cannot be written; either way nothing changes.
+        """
+        if frame is None:
+            self._change(background=None)
+            return
+        # Read without the old picture, which would hide what lay in the tray then.
+        plain = dataclasses.replace(self.calibration, background=None) if self.calibration else None
+        seen = len(self._reader()(frame, plain).dice)
+        if seen:
+            raise TrayNotEmpty(f"the tray is not empty: the camera sees {seen} "
+                               f"{'die' if seen == 1 else 'dice'} in it; take "
+                               f"{'it' if seen == 1 else 'them'} out and try again")
+        height, width = frame.shape[:2]
+        self._change((width, height), background=frame.copy())
 
     def forget_pictures(self) -> None:
         """Forget every taught picture (one was named wrongly, or the dice changed), and
@@ -94,10 +122,17 @@ class Calibrator:
         taught = self.calibration.picture_faces if self.calibration is not None else ()
         self._change(picture_faces=taught + (face,))
 
-    def _change(self, **fields: Any) -> None:
+    def _change(self, image_size: tuple[int, int] | None = None, **fields: Any) -> None:
         """Save the calibration with ``fields`` changed, then read with it; a file that
-        cannot be written raises ``OSError`` and changes nothing."""
-        new = dataclasses.replace(self.calibration or Calibration(), **fields)
+        cannot be written raises ``OSError`` and changes nothing.
+
+        ``image_size`` is the size of the frames the new fields were taken from: what the
+        calibration already holds is first brought to that size (``for_frame``), so an
+        outline marked at another resolution is not taken for one in these pixels."""
+        new = self.calibration or Calibration()
+        if image_size is not None:
+            new = dataclasses.replace(new.for_frame(*image_size), image_size=image_size)
+        new = dataclasses.replace(new, **fields)
         save_calibration(new, self.path)
         self.calibration = new
 

@@ -22,6 +22,7 @@ import cv2
 
 import scorer
 from vision.reader import REASON_PICTURE
+from web.calibrating import TrayNotEmpty
 from web.publisher import Publisher
 from web.store import Store, StoreError
 
@@ -173,6 +174,26 @@ class Table:
                 raise TableError(str(exc), 400) from None
             self._publish(self.store.bump())
 
+    def take_empty_tray(self, take: Any) -> None:
+        """With ``take`` true, keep the camera's newest frame as the empty tray's picture
+        (the reader then searches only where the tray changed); false forgets it."""
+        if not isinstance(take, bool):
+            raise TableError(f"'take' is true (take the empty tray) or false (forget it), "
+                             f"not {take!r}", 400)
+        if self._calibrator is None:
+            raise TableError("this table keeps no calibration to keep the empty tray in", 409)
+        frame = self.snapshot() if take else None
+        if take and frame is None:
+            raise TableError("no camera picture yet: the empty tray is taken from it", 409)
+        with self._lock:
+            try:
+                self._calibrator.take_empty_tray(frame)
+            except OSError as exc:
+                raise TableError(f"could not save the calibration: {exc}", 503) from None
+            except TrayNotEmpty as exc:
+                raise TableError(str(exc), 409) from None
+            self._publish(self.store.bump())
+
     def forget_pictures(self) -> None:
         """Forget the pictures taught on the control page: such dice are flagged again
         until named anew (a picture taught as the wrong value is read wrong surely)."""
@@ -209,7 +230,8 @@ class Table:
             "revision": revision,
             "game": game_state,
             "reading": reading.to_json() if reading is not None else None,
-            "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures()},
+            "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
+                       "empty_tray": self._has_empty_tray()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
                       "teachable": self._teachable(reading) if waiting else [],
@@ -226,6 +248,11 @@ class Table:
         """How many picture faces the reader has been taught."""
         cal = self._calibrator.calibration if self._calibrator is not None else None
         return len(cal.picture_faces) if cal is not None else 0
+
+    def _has_empty_tray(self) -> bool:
+        """Whether the reader holds the empty tray's picture."""
+        cal = self._calibrator.calibration if self._calibrator is not None else None
+        return cal is not None and cal.background is not None
 
     def _teachable(self, reading: Any) -> list[int]:
         """The dice of a waiting reading whose picture can be taught (its frame is kept)."""

@@ -168,6 +168,49 @@ def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         page.close()
 
 
+def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
+        browser: Any, tmp_path: Path) -> None:
+    import dataclasses
+
+    import cv2
+    import numpy as np
+
+    from calibration import load_calibration
+    from vision.frames import SimCamera
+    from vision.replay import Replay
+    from vision.sim import TrayStyle, empty_tray
+    from web.calibrating import Calibrator
+
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    # The simulated tray camera shows its dice: refused, in words.
+    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
+                    calibrator=calibrator) as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 900})
+        page.goto(server.url + "/control")
+        page.click("#marktray")
+        page.click("#emptytake")
+        page.wait_for_function("document.querySelector('#calerror').textContent.includes('not empty')")
+        assert not calibrator.path.exists()
+        page.close()
+    # A camera over the bare tray: taken, then forgotten.
+    style = dataclasses.replace(TrayStyle.random(np.random.default_rng(3), (320, 240)), clutter=0)
+    photo = tmp_path / "bare-tray.png"
+    cv2.imwrite(str(photo), empty_tray(style, (320, 240)))
+    with LiveServer(tmp_path / "data", camera=Replay(str(photo)), calibrator=calibrator) as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 900})
+        page.goto(server.url + "/control")
+        page.click("#marktray")
+        page.click("#emptytake")
+        page.wait_for_selector("#emptyforget", state="visible")
+        assert page.inner_text("#emptynote") == "the empty tray is taken"
+        saved = load_calibration(calibrator.path)
+        assert saved.background is not None and saved.background.shape == (240, 320, 3)
+        page.click("#emptyforget")
+        page.wait_for_selector("#emptyforget", state="hidden")
+        assert load_calibration(calibrator.path).background is None
+        page.close()
+
+
 def test_the_control_page_says_which_camera_runs_and_why(browser: Any, tmp_path: Path) -> None:
     camera = FakeCamera()
     camera.message = "no camera found, using the simulated tray: no Pi camera (picamera2 finds no camera)"

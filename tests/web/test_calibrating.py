@@ -253,3 +253,90 @@ def test_a_waiting_throw_is_shown_with_its_dice_boxed_and_numbered(
     assert (edge[:, 2] - edge[:, 0]).mean() > 120
     missing = api.client.get(f"/api/readings/{reading_id + 5}/picture.jpg")
     assert missing.status_code == 404 and "no reading" in missing.get_json()["error"]
+
+
+def test_the_empty_tray_is_taken_from_the_cameras_picture_and_can_be_forgotten(
+        camera_api: Any, calibrator: Calibrator) -> None:
+    """The fake camera shows a bare (black) tray: its picture is kept for the reader."""
+    resp = camera_api.post("/api/empty-tray", json={"take": True})
+    assert resp.status_code == 200, resp.get_json()
+    assert resp.get_json()["camera"]["empty_tray"] is True
+    saved = load_calibration(calibrator.path)
+    assert saved.background is not None and saved.background.shape == (8, 8, 3)
+    assert saved.image_size == (8, 8)
+
+    resp = camera_api.post("/api/empty-tray", json={"take": False})
+    assert resp.status_code == 200 and resp.get_json()["camera"]["empty_tray"] is False
+    assert load_calibration(calibrator.path).background is None
+
+
+def test_a_tray_with_dice_in_it_is_not_taken_for_the_empty_tray(data_dir: Path, tmp_path: Path) -> None:
+    from vision.reader import Reading, make_die
+    from web.app import create_app
+    from web.fakes import FakeCamera
+
+    def sees_two(frame: np.ndarray, cal: Any) -> Reading:
+        return Reading((make_die(3, (2, 2), (1, 1, 3, 3), 0.99),
+                        make_die(None, (5, 5), (4, 4, 6, 6), 0.5, maybe_not_die=True)), 1.0)
+
+    calibrator = Calibrator(tmp_path / "calibration.json", read=sees_two)
+    store = Store(data_dir)
+    table = Table(store, camera=FakeCamera(), calibrator=calibrator).start()
+    try:
+        deadline = time.monotonic() + 5
+        while table.snapshot() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        client = create_app(table).test_client()
+        before = client.get("/api/state").get_json()
+        resp = client.post("/api/empty-tray", json={"take": True})
+        assert resp.status_code == 409
+        assert "not empty: the camera sees 2 dice" in resp.get_json()["error"]
+        assert client.get("/api/state").get_json() == before
+        assert not calibrator.path.exists()
+    finally:
+        table.stop()
+        store.close()
+
+
+@pytest.mark.parametrize("body", [{}, {"take": "yes"}, {"take": 1}, {"take": None}])
+def test_a_bad_empty_tray_request_is_refused_and_changes_nothing(
+        camera_api: Any, calibrator: Calibrator, body: dict[str, Any]) -> None:
+    resp = camera_api.post("/api/empty-tray", json=body)
+    assert resp.status_code == 400 and "take" in resp.get_json()["error"]
+    assert not calibrator.path.exists()
+
+
+def test_the_empty_tray_needs_a_camera_and_a_calibration_it_can_save(
+        api: Any, tmp_path: Path, calibrator: Calibrator) -> None:
+    from web.app import create_app
+    from web.fakes import FakeCamera
+
+    assert "no camera picture" in api.post("empty-tray", {"take": True}, status=409)["error"]
+    assert not calibrator.path.exists()
+    in_the_way = tmp_path / "a-file"
+    in_the_way.write_text("")
+    store = Store(tmp_path / "other-data")      # the api fixture holds data_dir
+    table = Table(store, camera=FakeCamera(),
+                  calibrator=Calibrator(in_the_way / "c.json")).start()
+    try:
+        deadline = time.monotonic() + 5
+        while table.snapshot() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        resp = create_app(table).test_client().post("/api/empty-tray", json={"take": True})
+        assert resp.status_code == 503, resp.get_json()
+        assert table.state()["camera"]["empty_tray"] is False
+    finally:
+        table.stop()
+        store.close()
+
+
+def test_an_outline_marked_at_another_resolution_follows_the_empty_tray(tmp_path: Path) -> None:
+    """The camera now gives twice the pixels: the outline is scaled, not misplaced."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json", Calibration.from_rect(
+        10, 10, 310, 230, image_size=(320, 240)), read=lambda frame, cal: type("R", (), {"dice": ()})())
+    calibrator.take_empty_tray(np.zeros((480, 640, 3), np.uint8))
+    saved = load_calibration(calibrator.path)
+    assert saved.image_size == (640, 480) and saved.background is not None
+    assert saved.tray == ((20, 20), (620, 20), (620, 460), (20, 460))

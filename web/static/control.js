@@ -73,6 +73,8 @@ function renderStatus(s) {
   const taught = s.camera.pictures || 0;
   $("forgetpictures").style.display = taught ? "" : "none";
   $("forgetpictures").textContent = `Forget ${taught} taught picture${taught === 1 ? "" : "s"}`;
+  $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
+  $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
   const canUndo = g && (g.next.actions || []).includes("undo");
   $("undo").disabled = !canUndo;
   $("rollforme").style.display = s.camera.can_roll ? "" : "none";
@@ -337,6 +339,8 @@ async function setup() {
   $("trayundo").addEventListener("click", () => { trayCorners.pop(); drawTray(); });
   $("trayforget").addEventListener("click", () => saveTray(null));
   $("trayclose").addEventListener("click", () => { $("trayview").style.display = "none"; });
+  $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
+  $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
   followState(render, (ok) => {
     $("conn").textContent = ok ? "live" : "reconnecting…";
     $("conn").className = ok ? "conn" : "conn off";
