@@ -240,8 +240,13 @@ class Table:
         }
 
     def _tray(self) -> list[list[float]] | None:
-        """The calibrated tray outline the reader uses, as the control page draws it."""
+        """The calibrated tray outline the reader uses, as the control page draws it: in
+        the pixels of the camera's frames (the reader scales an outline marked at another
+        resolution, and so must the page, which draws it on the newest frame)."""
         cal = self._calibrator.calibration if self._calibrator is not None else None
+        frame = self.snapshot()
+        if cal is not None and frame is not None:
+            cal = cal.for_frame(frame.shape[1], frame.shape[0])
         return [list(p) for p in cal.tray] if cal is not None and cal.tray is not None else None
 
     def _pictures(self) -> int:

@@ -340,3 +340,24 @@ def test_an_outline_marked_at_another_resolution_follows_the_empty_tray(tmp_path
     saved = load_calibration(calibrator.path)
     assert saved.image_size == (640, 480) and saved.background is not None
     assert saved.tray == ((20, 20), (620, 20), (620, 460), (20, 460))
+
+
+def test_an_outline_marked_at_another_resolution_is_drawn_where_the_reader_uses_it(
+        data_dir: Path, tmp_path: Path) -> None:
+    """Marked on 4×4 frames, the camera now gives 8×8: the page draws it scaled."""
+    from calibration import Calibration
+    from web.fakes import FakeCamera
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(1, 1, 3, 3, image_size=(4, 4)))
+    store = Store(data_dir)
+    table = Table(store, camera=FakeCamera(), calibrator=calibrator).start()
+    try:
+        deadline = time.monotonic() + 5
+        while table.snapshot() is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        table.new_game("sum_chicago", ["Aino", "Bertil"])       # a new state is built
+        assert table.state()["camera"]["tray"] == [[2, 2], [6, 2], [6, 6], [2, 6]]
+    finally:
+        table.stop()
+        store.close()
