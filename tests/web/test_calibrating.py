@@ -2,6 +2,7 @@
 tray's outline is marked on the camera's picture."""
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -29,6 +30,27 @@ def table(data_dir: Path, calibrator: Calibrator) -> Iterator[Table]:
     yield t
     t.stop()
     store.close()
+
+
+@contextlib.contextmanager
+def _running(data: Path, calibrator: Calibrator) -> Iterator[Table]:
+    """A table on the fake camera, once its first frame is in."""
+    from web.fakes import FakeCamera
+
+    store = Store(data)
+    table = Table(store, camera=FakeCamera(), calibrator=calibrator).start()
+    try:
+        _first_frame(table)
+        yield table
+    finally:
+        table.stop()
+        store.close()
+
+
+def _first_frame(table: Table) -> None:
+    deadline = time.monotonic() + 5
+    while table.snapshot() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
 
 
 def _logo(seed: int, angle: float) -> tuple[np.ndarray, tuple[int, int], float]:
@@ -155,9 +177,7 @@ def camera_api(data_dir: Path, calibrator: Calibrator) -> Iterator[Any]:
     table = Table(store, camera=camera, calibrator=calibrator,
                   watcher_factory=lambda read: FakeWatcher(camera, read)).start()
     client = create_app(table).test_client()
-    deadline = time.monotonic() + 5
-    while table.snapshot() is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    _first_frame(table)
     yield client
     table.stop()
     store.close()
@@ -273,19 +293,13 @@ def test_the_empty_tray_is_taken_from_the_cameras_picture_and_can_be_forgotten(
 def test_a_tray_with_dice_in_it_is_not_taken_for_the_empty_tray(data_dir: Path, tmp_path: Path) -> None:
     from vision.reader import Reading, make_die
     from web.app import create_app
-    from web.fakes import FakeCamera
 
     def sees_two(frame: np.ndarray, cal: Any) -> Reading:
         return Reading((make_die(3, (2, 2), (1, 1, 3, 3), 0.99),
                         make_die(None, (5, 5), (4, 4, 6, 6), 0.5, maybe_not_die=True)), 1.0)
 
     calibrator = Calibrator(tmp_path / "calibration.json", read=sees_two)
-    store = Store(data_dir)
-    table = Table(store, camera=FakeCamera(), calibrator=calibrator).start()
-    try:
-        deadline = time.monotonic() + 5
-        while table.snapshot() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
+    with _running(data_dir, calibrator) as table:
         client = create_app(table).test_client()
         before = client.get("/api/state").get_json()
         resp = client.post("/api/empty-tray", json={"take": True})
@@ -293,9 +307,6 @@ def test_a_tray_with_dice_in_it_is_not_taken_for_the_empty_tray(data_dir: Path, 
         assert "not empty: the camera sees 2 dice" in resp.get_json()["error"]
         assert client.get("/api/state").get_json() == before
         assert not calibrator.path.exists()
-    finally:
-        table.stop()
-        store.close()
 
 
 @pytest.mark.parametrize("body", [{}, {"take": "yes"}, {"take": 1}, {"take": None}])
@@ -309,25 +320,16 @@ def test_a_bad_empty_tray_request_is_refused_and_changes_nothing(
 def test_the_empty_tray_needs_a_camera_and_a_calibration_it_can_save(
         api: Any, tmp_path: Path, calibrator: Calibrator) -> None:
     from web.app import create_app
-    from web.fakes import FakeCamera
 
     assert "no camera picture" in api.post("empty-tray", {"take": True}, status=409)["error"]
     assert not calibrator.path.exists()
     in_the_way = tmp_path / "a-file"
     in_the_way.write_text("")
-    store = Store(tmp_path / "other-data")      # the api fixture holds data_dir
-    table = Table(store, camera=FakeCamera(),
-                  calibrator=Calibrator(in_the_way / "c.json")).start()
-    try:
-        deadline = time.monotonic() + 5
-        while table.snapshot() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
+    # (the api fixture holds data_dir)
+    with _running(tmp_path / "other-data", Calibrator(in_the_way / "c.json")) as table:
         resp = create_app(table).test_client().post("/api/empty-tray", json={"take": True})
         assert resp.status_code == 503, resp.get_json()
         assert table.state()["camera"]["empty_tray"] is False
-    finally:
-        table.stop()
-        store.close()
 
 
 def test_an_outline_marked_at_another_resolution_follows_the_empty_tray(tmp_path: Path) -> None:
@@ -346,18 +348,9 @@ def test_an_outline_marked_at_another_resolution_is_drawn_where_the_reader_uses_
         data_dir: Path, tmp_path: Path) -> None:
     """Marked on 4×4 frames, the camera now gives 8×8: the page draws it scaled."""
     from calibration import Calibration
-    from web.fakes import FakeCamera
 
     calibrator = Calibrator(tmp_path / "calibration.json",
                             Calibration.from_rect(1, 1, 3, 3, image_size=(4, 4)))
-    store = Store(data_dir)
-    table = Table(store, camera=FakeCamera(), calibrator=calibrator).start()
-    try:
-        deadline = time.monotonic() + 5
-        while table.snapshot() is None and time.monotonic() < deadline:
-            time.sleep(0.01)
+    with _running(data_dir, calibrator) as table:
         table.new_game("sum_chicago", ["Aino", "Bertil"])       # a new state is built
         assert table.state()["camera"]["tray"] == [[2, 2], [6, 2], [6, 6], [2, 6]]
-    finally:
-        table.stop()
-        store.close()
