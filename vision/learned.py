@@ -161,7 +161,7 @@ def _look(image: np.ndarray, calibration: Calibration | None,
     if calibration is not None:
         cands = [c for c in cands if calibration.in_tray(c.x, c.y)]
         background = calibration.background
-        if background is not None and background.shape == image.shape:
+        if cands and background is not None and background.shape == image.shape:
             ratio = changed.brightness_ratio(image, background)
             cands = [c for c in cands if not _part_of_tray(image, background, ratio, c)]
         if calibration.die_size_px:
