@@ -147,13 +147,15 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def reading_picture(reading_id: int) -> Response:
         # The throw as the camera saw it, each die boxed and numbered as the control page
         # lists them: which die a flag is about.
-        try:
-            image = table.reading_picture(reading_id)
-        except TableError as exc:
-            abort(exc.status, description=str(exc))
         # The page asks for it with the dice's state in the address, so a cached copy is
         # never one with old numbers.
-        return _jpeg(image, max_age=300)
+        return _jpeg(_found(lambda: table.reading_picture(reading_id)), max_age=300)
+
+    @app.get("/api/pictures/<int:index>.png")
+    def taught_picture(index: int) -> Response:
+        # A taught picture face, shown beside its value so a wrong one can be forgotten.
+        # Never kept: picture N is another one once an earlier one is forgotten.
+        return _picture(_found(lambda: table.taught_picture(index)), ".png")
 
     @app.get("/api/events")
     def events() -> Response:
@@ -215,7 +217,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
 
     @post("/api/forget-pictures")
     def forget_pictures(data: dict[str, Any]) -> None:
-        table.forget_pictures()
+        table.forget_pictures(data.get("picture"))
 
     @post("/api/confirm")
     def confirm(data: dict[str, Any]) -> None:
@@ -252,13 +254,27 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     return app
 
 
+def _found(get: Callable[[], Any]) -> Any:
+    """What ``get`` returns, or the table's refusal answered as the error it names."""
+    try:
+        return get()
+    except TableError as exc:
+        abort(exc.status, description=str(exc))
+
+
 def _jpeg(image: Any, max_age: int = 0) -> Response:
     """A BGR picture as a JPEG answer, kept by the browser ``max_age`` seconds (none: the
     camera's picture changes all the time)."""
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, SNAPSHOT_QUALITY])
+    return _picture(image, ".jpg", max_age)
+
+
+def _picture(image: Any, kind: str, max_age: int = 0) -> Response:
+    """A picture as a ``kind`` (".jpg" or ".png") answer, kept ``max_age`` seconds."""
+    params = [cv2.IMWRITE_JPEG_QUALITY, SNAPSHOT_QUALITY] if kind == ".jpg" else []
+    ok, encoded = cv2.imencode(kind, image, params)
     if not ok:
         abort(404, description="the picture could not be encoded")
-    resp = Response(jpeg.tobytes(), mimetype="image/jpeg")
+    resp = Response(encoded.tobytes(), mimetype="image/jpeg" if kind == ".jpg" else "image/png")
     resp.headers["Cache-Control"] = f"max-age={max_age}" if max_age else "no-store"
     return resp
 

@@ -105,10 +105,22 @@ class Calibrator:
         height, width = frame.shape[:2]
         self._change((width, height), background=frame.copy())
 
-    def forget_pictures(self) -> None:
-        """Forget every taught picture (one was named wrongly, or the dice changed), and
-        save; ``OSError`` when the file cannot be written, and then nothing changes."""
-        self._change(picture_faces=())
+    def forget_pictures(self, index: int | None = None) -> None:
+        """Forget the taught picture at ``index`` (named wrongly), or every one with
+        ``None`` (the dice changed), and save.
+
+        Raises ``ValueError`` naming the fault for an index that is not a taught picture,
+        and ``OSError`` when the file cannot be written; either way nothing changes.
+        """
+        taught = self.calibration.picture_faces if self.calibration is not None else ()
+        if index is None:
+            self._change(picture_faces=())
+            return
+        if not 0 <= index < len(taught):
+            raise ValueError(f"there is no taught picture {index}: "
+                             + (f"they are numbered 0 to {len(taught) - 1}" if taught
+                                else "none is taught"))
+        self._change(picture_faces=taught[:index] + taught[index + 1:])
 
     def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the

@@ -194,17 +194,32 @@ class Table:
                 raise TableError(str(exc), 409) from None
             self._publish(self.store.bump())
 
-    def forget_pictures(self) -> None:
-        """Forget the pictures taught on the control page: such dice are flagged again
-        until named anew (a picture taught as the wrong value is read wrong surely)."""
+    def forget_pictures(self, picture: Any = None) -> None:
+        """Forget the picture taught on the control page at index ``picture``, or all of
+        them with ``None``: such dice are flagged again until named anew (a picture taught
+        as the wrong value is read wrong, surely, until then)."""
+        if picture is not None and (not isinstance(picture, int) or isinstance(picture, bool)):
+            raise TableError(f"'picture' is the number of a taught picture (from 0), "
+                             f"not {picture!r}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to forget pictures from", 409)
         with self._lock:
             try:
-                self._calibrator.forget_pictures()
+                self._calibrator.forget_pictures(picture)
             except OSError as exc:
                 raise TableError(f"could not save the calibration: {exc}", 503) from None
+            except ValueError as exc:
+                raise TableError(str(exc), 400) from None
             self._publish(self.store.bump())
+
+    def taught_picture(self, index: int) -> Any:
+        """The grey template of the taught picture at ``index``, as the control page shows
+        it beside its value."""
+        cal = self._calibrator.calibration if self._calibrator is not None else None
+        faces = cal.picture_faces if cal is not None else ()
+        if not 0 <= index < len(faces):
+            raise TableError(f"there is no taught picture {index}", 404)
+        return faces[index].template
 
     def stop(self) -> None:
         """Stop the service and camera threads."""
@@ -231,6 +246,7 @@ class Table:
             "game": game_state,
             "reading": reading.to_json() if reading is not None else None,
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
+                       "picture_values": self._picture_values(),
                        "empty_tray": self._has_empty_tray()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
@@ -253,6 +269,11 @@ class Table:
         """How many picture faces the reader has been taught."""
         cal = self._calibrator.calibration if self._calibrator is not None else None
         return len(cal.picture_faces) if cal is not None else 0
+
+    def _picture_values(self) -> list[int]:
+        """The value each taught picture stands for, in the order they were taught."""
+        cal = self._calibrator.calibration if self._calibrator is not None else None
+        return [int(f.value) for f in cal.picture_faces] if cal is not None else []
 
     def _has_empty_tray(self) -> bool:
         """Whether the reader holds the empty tray's picture."""

@@ -120,18 +120,30 @@ def test_taught_pictures_are_forgotten_from_the_control_page(
 
     path = tmp_path / "calibration.json"
     save_calibration(Calibration(picture_faces=(
-        PictureFace(1, np.full((32, 32), 128, np.uint8)),)), path)
+        PictureFace(1, np.full((32, 32), 128, np.uint8)),
+        PictureFace(6, np.full((32, 32), 200, np.uint8)),
+        PictureFace(6, np.full((32, 32), 60, np.uint8)))), path)
     calibrator = Calibrator(path, load_calibration(path))
     with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
                     calibrator=calibrator) as server:
         page = browser.new_page()
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(server.url + "/control")
-        page.wait_for_selector("#forgetpictures:has-text('Forget 1 taught picture')")
+        # Each taught picture is shown with its value; the one named wrongly goes alone.
+        page.wait_for_selector("#pictures [data-picture='2'] img")
+        assert page.inner_text("#pictures [data-picture='0']").startswith("is 1")
+        page.wait_for_function("[...document.querySelectorAll('#pictures img')]"
+                               ".every((img) => img.naturalWidth === 32)")
+        page.click("#pictures [data-forget='1']")
+        page.wait_for_selector("#pictures [data-picture='2']", state="detached")
+        assert [f.value for f in load_calibration(path).picture_faces] == [1, 6]
+        assert int(load_calibration(path).picture_faces[1].template[0, 0]) == 60
+        page.wait_for_selector("#forgetpictures:has-text('Forget all 2 taught pictures')")
         page.click("#forgetpictures")
         page.wait_for_selector("#forgetpictures", state="hidden")
         assert load_calibration(path).picture_faces == ()
         assert server.table.state()["camera"]["pictures"] == 0
+        assert not page.is_visible("#pictures")
         page.close()
 
 

@@ -354,3 +354,57 @@ def test_an_outline_marked_at_another_resolution_is_drawn_where_the_reader_uses_
     with _running(data_dir, calibrator) as table:
         table.new_game("sum_chicago", ["Aino", "Bertil"])       # a new state is built
         assert table.state()["camera"]["tray"] == [[2, 2], [6, 2], [6, 6], [2, 6]]
+
+
+def _two_pictures(path: Path) -> Calibrator:
+    """A calibration taught a logo for 1 (dark) and one for 6 (light)."""
+    from calibration import Calibration, PictureFace
+
+    return Calibrator(path, Calibration(picture_faces=(
+        PictureFace(1, np.full((32, 32), 40, np.uint8)),
+        PictureFace(6, np.full((32, 32), 220, np.uint8)))))
+
+
+def test_one_taught_picture_named_wrongly_is_forgotten_alone(data_dir: Path, tmp_path: Path) -> None:
+    import cv2
+
+    from web.app import create_app
+
+    calibrator = _two_pictures(tmp_path / "calibration.json")
+    with _running(data_dir, calibrator) as table:
+        client = create_app(table).test_client()
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        assert client.get("/api/state").get_json()["camera"]["picture_values"] == [1, 6]
+        # Each is shown as it was taught, beside its value.
+        shown = client.get("/api/pictures/1.png")
+        assert shown.status_code == 200 and shown.mimetype == "image/png"
+        light = cv2.imdecode(np.frombuffer(shown.data, np.uint8), cv2.IMREAD_GRAYSCALE)
+        assert light.shape == (32, 32) and int(light[0, 0]) == 220
+        assert client.get("/api/pictures/2.png").status_code == 404
+
+        resp = client.post("/api/forget-pictures", json={"picture": 0})
+        assert resp.status_code == 200, resp.get_json()
+        assert resp.get_json()["camera"]["picture_values"] == [6]
+        assert resp.get_json()["camera"]["pictures"] == 1
+        assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [6]
+
+
+@pytest.mark.parametrize(("picture", "says"), [
+    (2, "no taught picture 2: they are numbered 0 to 1"),
+    (-1, "no taught picture -1"),
+    ("0", "the number of a taught picture"),
+    (True, "the number of a taught picture"),
+    (0.5, "the number of a taught picture"),
+])
+def test_forgetting_a_picture_that_is_not_there_is_refused_and_changes_nothing(
+        data_dir: Path, tmp_path: Path, picture: Any, says: str) -> None:
+    from web.app import create_app
+
+    calibrator = _two_pictures(tmp_path / "calibration.json")
+    with _running(data_dir, calibrator) as table:
+        client = create_app(table).test_client()
+        before = client.get("/api/state").get_json()
+        resp = client.post("/api/forget-pictures", json={"picture": picture})
+        assert resp.status_code == 400 and says in resp.get_json()["error"], resp.get_json()
+        assert client.get("/api/state").get_json() == before
+        assert not calibrator.path.exists()

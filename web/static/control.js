@@ -72,7 +72,8 @@ function renderStatus(s) {
   $("camerarow").style.display = s.camera.running && !(g && g.family === "card_chicago") ? "" : "none";
   const taught = s.camera.pictures || 0;
   $("forgetpictures").style.display = taught ? "" : "none";
-  $("forgetpictures").textContent = `Forget ${taught} taught picture${taught === 1 ? "" : "s"}`;
+  $("forgetpictures").textContent = taught === 1 ? "Forget 1 taught picture" : `Forget all ${taught} taught pictures`;
+  renderPictures(s.camera.picture_values || []);
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
   $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
   const canUndo = g && (g.next.actions || []).includes("undo");
@@ -149,6 +150,23 @@ function openPicker(i, waiting) {
     await post("correct", { reading: id, remove: i }, $("trayerror"));
   });
   $("pickcancel").addEventListener("click", closePicker);
+}
+
+// Each taught picture beside the value it stands for: one named wrongly is forgotten
+// alone. Rebuilt only when the list changes (the pictures are fetched afresh then, as
+// picture N is another one once an earlier one is forgotten).
+let shownPictures = null;
+
+function renderPictures(values) {
+  const key = values.join(",");
+  if (key === shownPictures) return;
+  shownPictures = key;
+  const box = $("pictures");
+  box.style.display = values.length ? "" : "none";
+  const fresh = Date.now();
+  box.innerHTML = `<span class="muted">Taught pictures:</span>` + values.map((v, i) =>
+    `<span class="taught" data-picture="${i}"><img src="/api/pictures/${i}.png?t=${fresh}" ` +
+    `alt="taught picture ${i + 1}"> is ${v} <button class="secondary" data-forget="${i}">Forget</button></span>`).join("");
 }
 
 // The tray's outline, tapped corner by corner on the camera's picture (frame pixels).
@@ -333,6 +351,10 @@ async function setup() {
     if (window.confirm("Forget the pictures taught for logo dice? They are flagged again until named.")) {
       post("forget-pictures", {}, $("error"));
     }
+  });
+  $("pictures").addEventListener("click", (ev) => {
+    const button = ev.target.closest("[data-forget]");
+    if (button) post("forget-pictures", { picture: Number(button.dataset.forget) }, $("error"));
   });
   $("trayimg").addEventListener("click", tapTray);
   $("traysave").addEventListener("click", () => saveTray(trayCorners));
