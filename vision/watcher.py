@@ -17,6 +17,7 @@ picked up to be thrown again) is reported by nothing but the "moving" it took.
 """
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -193,6 +194,19 @@ class RollWatcher:
         """The reading of the last settled event."""
         self.last_motion: float = 0.0
         """Changed fraction of the thumbnail in the last frame (for display and tuning)."""
+        self.reset()
+
+    def watch_region(self, region: tuple[int, int, int, int] | None) -> None:
+        """Limit the motion check to ``region`` (the tray's box, when it is marked), or
+        look at the whole frame again with ``None``.
+
+        The pictures seen so far were of another region, so the next frame becomes the
+        reference scene, as after :meth:`reset`; the last reading is kept, so dice that
+        merely lie where they were read are no new roll afterwards either.
+        """
+        if region == self.settings.region:
+            return
+        self.settings = dataclasses.replace(self.settings, region=region)
         self.reset()
 
     def reset(self) -> None:

@@ -8,7 +8,8 @@ Two things are set from the control page, and both are saved to the calibration 
   current calibration and keeps the last few, so that when a person picks a value for a
   flagged picture face it can cut that face out of the very frame it was read in;
 - the tray's outline, tapped on the camera's picture: the reader then ignores what lies
-  outside the tray and checks the dice by its wall for leaning;
+  outside the tray and checks the dice by its wall for leaning, and the table's roll
+  watcher looks only at the tray for movement;
 - the empty tray's picture, taken with nothing in it: the reader then searches only
   where the tray changed (``vision.changed``), and ignores what the empty tray shows.
 """

@@ -585,6 +585,7 @@ class Table:
         watcher = (self._watcher_factory or _default_watcher_factory())(read)
         latest = self._camera_thread.latest
         seen = 0
+        regions = _TrayRegion()
         while not self._stop.is_set():
             got = latest.wait_newer(seen, 0.5)
             if got is None and latest.closed:
@@ -597,6 +598,11 @@ class Table:
             if got is not None:
                 seen, frame = got
                 try:
+                    if hasattr(watcher, "watch_region"):
+                        # Once the tray is marked, only it is watched for motion: people
+                        # reaching across the table beside it are not a throw.
+                        cal = self._calibrator.calibration if self._calibrator is not None else None
+                        watcher.watch_region(regions.of(cal, frame))
                     for event in watcher.feed(frame):
                         if event.kind == "moving":
                             self._camera_moving(True)
@@ -696,6 +702,24 @@ def _default_reader() -> Callable[[Any], Any]:
     from vision.reader import read_dice
 
     return read_dice
+
+
+class _TrayRegion:
+    """The marked tray's box in a frame's pixels, worked out once per calibration and
+    frame size (a calibration made at another resolution is scaled for it)."""
+
+    def __init__(self) -> None:
+        self._for: tuple[Any, int, int] | None = None  # holds the calibration: no id reuse
+        self._region: tuple[int, int, int, int] | None = None
+
+    def of(self, calibration: Any, frame: Any) -> tuple[int, int, int, int] | None:
+        height, width = frame.shape[:2]
+        if self._for is None or self._for[0] is not calibration or self._for[1:] != (width, height):
+            scaled = calibration.for_frame(width, height) if calibration is not None else None
+            self._region = (scaled.tray_bounds(width, height)
+                            if scaled is not None and scaled.tray is not None else None)
+            self._for = (calibration, width, height)
+        return self._region
 
 
 def _default_watcher_factory() -> Callable[[Callable[[Any], Any]], Any]:

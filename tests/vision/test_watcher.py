@@ -288,6 +288,29 @@ def test_a_region_ignores_movement_beside_the_tray() -> None:
     assert len(settled(run(watcher, stream(tray, 35)))) == 1
 
 
+def test_a_tray_marked_between_throws_is_watched_alone_and_no_throw_is_counted_twice() -> None:
+    """The tray is marked on the control page while a throw lies in it: from then on an
+    arm beside the tray is no motion, a nudge to the lying dice is no new roll, and the
+    next throw is one."""
+    tray = SimulatedTray(seed=19, size=SIZE, dice=3)
+    w, h = SIZE
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 2))
+    tray.roll([1, 4, 6])
+    assert len(settled(run(watcher, stream(tray, 35)))) == 1
+    watcher.watch_region((0, 0, w, h - 140))
+    assert watcher.settings.region == (0, 0, w, h - 140)
+    frames = [draw_hand(tray.next_frame(), (40 + 60 * k, h - 5)) for k in range(8)]
+    assert run(watcher, list(stream(tray, 3)) + frames) == []
+    tray.nudge(1, 4.0, 3.0, turn=6.0)
+    assert settled(run(watcher, stream(tray, 20))) == []
+    tray.roll([2, 2, 3])
+    events = settled(run(watcher, stream(tray, 35)))
+    assert len(events) == 1 and values(events[0]) == [2, 2, 3]
+    watcher.watch_region(None)       # the outline forgotten: the whole frame again
+    assert watcher.settings.region is None and run(watcher, stream(tray, 10)) == []
+
+
 def test_without_a_reader_settled_carries_no_reading() -> None:
     tray = SimulatedTray(seed=15, size=SIZE)
     watcher = RollWatcher()

@@ -408,3 +408,38 @@ def test_forgetting_a_picture_that_is_not_there_is_refused_and_changes_nothing(
         assert resp.status_code == 400 and says in resp.get_json()["error"], resp.get_json()
         assert client.get("/api/state").get_json() == before
         assert not calibrator.path.exists()
+
+
+def test_once_the_tray_is_marked_the_watcher_looks_only_at_it(data_dir: Path, tmp_path: Path) -> None:
+    """An arm reaching across the table beside the tray is no throw: the roll watcher is
+    given the marked tray's box (in the frames' pixels) and the whole frame once it is
+    forgotten."""
+    from web.app import create_app
+    from web.fakes import FakeCamera, FakeWatcher
+
+    class RegionWatcher(FakeWatcher):
+        regions: list[Any] = []
+
+        def watch_region(self, region: Any) -> None:
+            if not self.regions or self.regions[-1] != region:
+                self.regions.append(region)
+
+    camera = FakeCamera()
+    store = Store(data_dir)
+    table = Table(store, camera=camera, calibrator=Calibrator(tmp_path / "calibration.json"),
+                  watcher_factory=lambda read: RegionWatcher(camera, read)).start()
+    try:
+        _first_frame(table)
+        client = create_app(table).test_client()
+        assert client.post("/api/tray", json={"tray": [[1, 2], [7, 2], [6, 6]]}).status_code == 200
+        deadline = time.monotonic() + 5
+        while RegionWatcher.regions[-1:] != [(1, 2, 7, 6)] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert RegionWatcher.regions == [None, (1, 2, 7, 6)]
+        assert client.post("/api/tray", json={"tray": None}).status_code == 200
+        while RegionWatcher.regions[-1] is not None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert RegionWatcher.regions == [None, (1, 2, 7, 6), None]
+    finally:
+        table.stop()
+        store.close()
