@@ -12,10 +12,14 @@ Two things are set from the control page, and both are saved to the calibration 
   watcher looks only at the tray for movement;
 - the empty tray's picture, taken with nothing in it: the reader then searches only
   where the tray changed (``vision.changed``), and ignores what the empty tray shows.
+  Each time the tray is read empty it is compared with that picture: a tray pushed aside
+  is followed (outline and picture move with it), and one changed otherwise (the camera
+  turned or raised) is reported, for a person to mark it again.
 """
 from __future__ import annotations
 
 import dataclasses
+import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
@@ -26,6 +30,8 @@ import cv2
 import numpy as np
 
 from calibration import Calibration, save_calibration
+
+log = logging.getLogger("dicetray.calibration")
 
 # Frames of the latest readings kept in memory (3.7 MB each at 1280×960). A reading
 # reaches the table as soon as the watcher has voted over its few still frames, and the
@@ -49,18 +55,54 @@ class Calibrator:
         self.path = Path(path)
         self.calibration = calibration
         self._read = read
+        self.view_changed = False
+        """Whether the last tray read empty looked unlike the empty tray's picture in a way
+        a shift does not undo: the camera was turned or raised since the tray was marked."""
+        self.followed = 0
+        """How many times the tray was found moved, and its outline and picture followed."""
         self._lock = threading.Lock()
+        self._saving = threading.Lock()
         # Keyed by id(reading); the reading is kept with its frame, so its id stays its own.
         self._frames: OrderedDict[int, tuple[Any, np.ndarray]] = OrderedDict()
 
     def read(self, frame: np.ndarray) -> Any:
         """Read ``frame`` with the current calibration, and keep the frame for a while."""
         reading = self._reader()(frame, self.calibration)
+        if not reading.dice:
+            self._follow(frame)
         with self._lock:
             self._frames[id(reading)] = (reading, frame)
             while len(self._frames) > KEEP_FRAMES:
                 self._frames.popitem(last=False)
         return reading
+
+    def _follow(self, frame: np.ndarray) -> None:
+        """``frame`` shows the tray empty: if the tray (or the camera) was bumped since its
+        empty picture, move the outline by as much and keep this picture instead; if it
+        changed otherwise, say so (:attr:`view_changed`)."""
+        from vision.changed import tray_shift
+
+        height, width = frame.shape[:2]
+        cal = self.calibration.for_frame(width, height) if self.calibration is not None else None
+        if cal is None or cal.background is None or cal.background.shape != frame.shape:
+            self.view_changed = False
+            return
+        shift = tray_shift(frame, cal.background,
+                           cal.tray_bounds(width, height) if cal.tray is not None else None)
+        self.view_changed = shift is None
+        if shift is None or shift == (0.0, 0.0):
+            return
+        dx, dy = shift
+        tray = cal.tray and tuple((min(max(x + dx, 0.0), float(width)), min(max(y + dy, 0.0), float(height)))
+                                  for x, y in cal.tray)
+        try:
+            self._change((width, height), tray=tray, background=frame.copy())
+        except OSError as exc:
+            log.warning("the tray moved by (%.0f, %.0f) px but the calibration could not be "
+                        "saved: %s", dx, dy, exc)
+            return
+        self.followed += 1
+        log.info("the tray moved by (%.0f, %.0f) px: its outline and empty picture follow", dx, dy)
 
     def _reader(self) -> Callable[[np.ndarray, Calibration | None], Any]:
         if self._read is None:
@@ -95,6 +137,7 @@ class Calibrator:
         """
         if frame is None:
             self._change(background=None)
+            self.view_changed = False
             return
         # Read without the old picture, which would hide what lay in the tray then.
         plain = dataclasses.replace(self.calibration, background=None) if self.calibration else None
@@ -105,6 +148,7 @@ class Calibrator:
                                f"{'it' if seen == 1 else 'them'} out and try again")
         height, width = frame.shape[:2]
         self._change((width, height), background=frame.copy())
+        self.view_changed = False
 
     def forget_pictures(self, index: int | None = None) -> None:
         """Forget the taught picture at ``index`` (named wrongly), or every one with
@@ -142,12 +186,13 @@ class Calibrator:
         ``image_size`` is the size of the frames the new fields were taken from: what the
         calibration already holds is first brought to that size (``for_frame``), so an
         outline marked at another resolution is not taken for one in these pixels."""
-        new = self.calibration or Calibration()
-        if image_size is not None:
-            new = dataclasses.replace(new.for_frame(*image_size), image_size=image_size)
-        new = dataclasses.replace(new, **fields)
-        save_calibration(new, self.path)
-        self.calibration = new
+        with self._saving:   # the camera's thread follows a bumped tray; pages teach
+            new = self.calibration or Calibration()
+            if image_size is not None:
+                new = dataclasses.replace(new.for_frame(*image_size), image_size=image_size)
+            new = dataclasses.replace(new, **fields)
+            save_calibration(new, self.path)
+            self.calibration = new
 
 
 def check_tray(points: Any, image_size: tuple[int, int]) -> tuple[tuple[float, float], ...]:

@@ -104,8 +104,10 @@ class Table:
             "message": camera_message or getattr(camera, "message", None)
             or ("no camera: enter throws by hand" if camera is None else None),
             "running": False, "moving": False, "error": None, "read_ms": None,
+            "view_changed": False,
             "can_roll": camera is not None and callable(getattr(camera, "roll", None)),
         }
+        self._followed = 0  # the calibrator's count of bumped trays followed, last published
         self._last_scored = time.monotonic()
         self._rolled_at: float | None = None
         self._finished_at: float | None = None
@@ -215,7 +217,7 @@ class Table:
     def taught_picture(self, index: int) -> Any:
         """The grey template of the taught picture at ``index``, as the control page shows
         it beside its value."""
-        cal = self._calibrator.calibration if self._calibrator is not None else None
+        cal = self._calibration
         faces = cal.picture_faces if cal is not None else ()
         if not 0 <= index < len(faces):
             raise TableError(f"there is no taught picture {index}", 404)
@@ -255,11 +257,16 @@ class Table:
                       and reading.id in self._reading_frames},
         }
 
+    @property
+    def _calibration(self) -> Any:
+        """The reader's calibration at this table, or ``None``."""
+        return self._calibrator.calibration if self._calibrator is not None else None
+
     def _tray(self) -> list[list[float]] | None:
         """The calibrated tray outline the reader uses, as the control page draws it: in
         the pixels of the camera's frames (the reader scales an outline marked at another
         resolution, and so must the page, which draws it on the newest frame)."""
-        cal = self._calibrator.calibration if self._calibrator is not None else None
+        cal = self._calibration
         frame = self.snapshot()
         if cal is not None and frame is not None:
             cal = cal.for_frame(frame.shape[1], frame.shape[0])
@@ -267,17 +274,17 @@ class Table:
 
     def _pictures(self) -> int:
         """How many picture faces the reader has been taught."""
-        cal = self._calibrator.calibration if self._calibrator is not None else None
+        cal = self._calibration
         return len(cal.picture_faces) if cal is not None else 0
 
     def _picture_values(self) -> list[int]:
         """The value each taught picture stands for, in the order they were taught."""
-        cal = self._calibrator.calibration if self._calibrator is not None else None
+        cal = self._calibration
         return [int(f.value) for f in cal.picture_faces] if cal is not None else []
 
     def _has_empty_tray(self) -> bool:
         """Whether the reader holds the empty tray's picture."""
-        cal = self._calibrator.calibration if self._calibrator is not None else None
+        cal = self._calibration
         return cal is not None and cal.background is not None
 
     def _teachable(self, reading: Any) -> list[int]:
@@ -573,6 +580,18 @@ class Table:
                         thick * 0.5, colour, thick, cv2.LINE_AA)
         return out
 
+    def _note_view(self) -> None:
+        """Tell the screens when the reader has followed a bumped tray (its outline moved),
+        or when an empty tray stops (or starts again) looking like its picture (the
+        outline is then likely stale)."""
+        if self._calibrator is None:
+            return
+        seen = (self._calibrator.view_changed, self._calibrator.followed)
+        if seen != (self._camera_status["view_changed"], self._followed):
+            with self._lock:
+                self._camera_status["view_changed"], self._followed = seen
+                self._publish(self.store.bump())
+
     def _camera_moving(self, moving: bool) -> None:
         with self._lock:
             self._camera_status["moving"] = moving
@@ -601,9 +620,11 @@ class Table:
                     if hasattr(watcher, "watch_region"):
                         # Once the tray is marked, only it is watched for motion: people
                         # reaching across the table beside it are not a throw.
-                        cal = self._calibrator.calibration if self._calibrator is not None else None
+                        cal = self._calibration
                         watcher.watch_region(regions.of(cal, frame))
-                    for event in watcher.feed(frame):
+                    events = watcher.feed(frame)
+                    self._note_view()
+                    for event in events:
                         if event.kind == "moving":
                             self._camera_moving(True)
                         elif event.kind == "settled" and event.reading is not None:

@@ -33,12 +33,12 @@ def table(data_dir: Path, calibrator: Calibrator) -> Iterator[Table]:
 
 
 @contextlib.contextmanager
-def _running(data: Path, calibrator: Calibrator) -> Iterator[Table]:
-    """A table on the fake camera, once its first frame is in."""
+def _running(data: Path, calibrator: Calibrator, camera: Any = None) -> Iterator[Table]:
+    """A table on ``camera`` (by default the fake one), once its first frame is in."""
     from web.fakes import FakeCamera
 
     store = Store(data)
-    table = Table(store, camera=FakeCamera(), calibrator=calibrator).start()
+    table = Table(store, camera=camera or FakeCamera(), calibrator=calibrator).start()
     try:
         _first_frame(table)
         yield table
@@ -443,3 +443,92 @@ def test_once_the_tray_is_marked_the_watcher_looks_only_at_it(data_dir: Path, tm
     finally:
         table.stop()
         store.close()
+
+
+def _bare_tray(seed: int) -> np.ndarray:
+    import dataclasses
+
+    from vision.sim import TrayStyle, empty_tray
+
+    style = dataclasses.replace(TrayStyle.random(np.random.default_rng(seed), (320, 240)), clutter=0)
+    return empty_tray(style, (320, 240), seed=seed)
+
+
+def _bumped(frame: np.ndarray, dx: float, dy: float) -> np.ndarray:
+    import cv2
+
+    h, w = frame.shape[:2]
+    return cv2.warpAffine(frame, np.array([[1, 0, dx], [0, 1, dy]], np.float32), (w, h),
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def _empty_reader(frame: np.ndarray, cal: Any) -> Any:
+    from vision.reader import Reading
+
+    return Reading((), 1.0)
+
+
+def test_a_bumped_tray_is_followed_by_its_outline_and_picture(tmp_path: Path) -> None:
+    """Someone knocks the tray 14 px sideways between throws: read empty, it is found
+    where it went, and the outline moves with it (dice by its wall would otherwise lie
+    outside the old outline and be ignored)."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.read(_bare_tray(3))
+    assert (calibrator.followed, calibrator.view_changed) == (0, False)
+
+    bumped = _bumped(_bare_tray(3), 14, -6)
+    calibrator.read(bumped)
+    assert (calibrator.followed, calibrator.view_changed) == (1, False)
+    saved = load_calibration(calibrator.path)
+    assert saved.tray is not None and saved.background is not None
+    assert np.allclose(saved.tray, ((34, 14), (314, 14), (314, 214), (34, 214)), atol=1.5)
+    assert np.array_equal(saved.background, bumped)
+
+
+def test_an_empty_tray_unlike_its_picture_says_the_view_has_changed(tmp_path: Path) -> None:
+    """Read empty, the tray looks unlike its picture in a way no shift undoes (the camera
+    was turned or raised, another tray): the outline is likely stale, and a person is
+    told; nothing is changed for them."""
+    from calibration import Calibration
+    from vision.reader import Reading, make_die
+
+    dice: list[Any] = []
+    calibrator = Calibrator(tmp_path / "calibration.json", Calibration.from_rect(20, 20, 300, 220),
+                            read=lambda frame, cal: Reading(tuple(dice), 1.0))
+    calibrator.take_empty_tray(_bare_tray(3))
+    before = calibrator.calibration
+    calibrator.read(_bare_tray(8))                        # another tray (or view) now
+    assert calibrator.view_changed is True and calibrator.calibration is before
+    dice.append(make_die(4, (100, 100), (90, 90, 110, 110), 0.99))
+    calibrator.read(_bare_tray(3))                        # dice in it: no judgement
+    assert calibrator.view_changed is True
+    calibrator.take_empty_tray(None)                      # forgotten: nothing to compare
+    assert calibrator.view_changed is False
+
+
+def test_the_control_page_is_told_when_the_tray_moved(data_dir: Path, tmp_path: Path) -> None:
+    import cv2
+
+    from calibration import Calibration
+    from vision.replay import Replay
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    photo = tmp_path / "tray.png"       # a camera giving frames of the calibration's size
+    cv2.imwrite(str(photo), _bare_tray(3))
+    with _running(data_dir, calibrator, Replay(str(photo))) as table:
+        assert table.state()["camera"]["view_changed"] is False
+        calibrator.read(_bumped(_bare_tray(3), -10, 8))
+        deadline = time.monotonic() + 5
+        while table.state()["camera"]["tray"][0][0] > 11 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert np.allclose(table.state()["camera"]["tray"][0], (10, 28), atol=1.5)
+        calibrator.read(_bare_tray(8))
+        while not table.state()["camera"]["view_changed"] and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert table.state()["camera"]["view_changed"] is True

@@ -74,6 +74,7 @@ function renderStatus(s) {
   $("forgetpictures").style.display = taught ? "" : "none";
   $("forgetpictures").textContent = taught === 1 ? "Forget 1 taught picture" : `Forget all ${taught} taught pictures`;
   renderPictures(s.camera.picture_values || []);
+  $("viewchanged").style.display = s.camera.view_changed ? "" : "none";
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
   $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
   const canUndo = g && (g.next.actions || []).includes("undo");
