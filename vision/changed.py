@@ -10,6 +10,9 @@ Nothing is lost when the picture no longer fits: if more than :data:`MOST` of th
 looks changed (the light changed more than brightness matching undoes, the camera or
 tray was moved), or the boxes would cost as much as the whole tray (many dice, a card
 in the tray), :func:`changed_boxes` answers ``None`` and the whole tray is searched.
+
+The same picture tells when the tray was pushed aside: :func:`tray_shift` finds how far,
+on a tray seen empty, so its outline can follow.
 """
 from __future__ import annotations
 
@@ -27,13 +30,27 @@ LEVEL = 25
 # More of the tray changed than this, and the empty-tray picture is stale (or a hand is
 # in the tray): search it all.
 MOST = 0.5
-# What a pixel of a small search costs against one of the whole tray's (see above).
+# What a pixel of a small search costs the network against one of the whole tray's
+# (a 64 px box against a 320 px tray, padding included, measured here).
 SMALL_SEARCH_COST = 1.6
 # Changed pixels this close (in die sizes) are one place: a die's pips, edges and shadow.
 JOIN = 0.5
 # Floor kept around a place (in die sizes): the network looks about a die around a
 # centre to find a face, as it did in the whole frames it was trained on.
 MARGIN = 1.0
+
+# Boxes start and end on the network's grid (it halves four times, counting the padding
+# to a multiple of 16): shifted off it by a few pixels, the network puts a die's centre
+# a few pixels elsewhere (2-6 px on 35 px dice, measured) and reads some dice worse.
+GRID = 16
+# The pictures compared by tray_shift are this wide; at 160 px a 640 px frame's tray
+# moved by 20 px shows as 5 px, and it costs about 1.7 ms, once a tray is seen empty.
+SHIFT_WIDTH = 160
+# The edges of an empty tray and of its picture correlate this much when it is the same
+# tray in the same place; a shift is taken when, undone, it correlates this much and
+# MOVE_GAIN more than without it.
+SAME_EDGES = 0.6
+MOVE_GAIN = 0.1
 
 
 def changed_boxes(small: np.ndarray, empty: np.ndarray, die_px: float
@@ -72,18 +89,11 @@ def changed_boxes(small: np.ndarray, empty: np.ndarray, die_px: float
     boxes = _merged([(_down(2 * int(x) - margin), _down(2 * int(y) - margin),
                       min(w, _up(2 * int(x + bw) + margin)), min(h, _up(2 * int(y + bh) + margin)))
                      for x, y, bw, bh, _ in stats[1:count]])
-    # A small search costs the network more per pixel than a big one (about 1.6 times
-    # for a 64 px box against a whole 320 px tray, measured here, padding included).
+    # A small search costs the network more per pixel than a big one.
     searched = sum(_up(x1 - x0) * _up(y1 - y0) for x0, y0, x1, y1 in boxes)
     if SMALL_SEARCH_COST * searched >= w * h:
         return None
     return boxes
-
-
-# Boxes start and end on the network's grid (it halves four times, counting the padding
-# to a multiple of 16): shifted off it by a few pixels, the network puts a die's centre
-# a few pixels elsewhere (2-6 px on 35 px dice, measured) and reads some dice worse.
-GRID = 16
 
 
 def _down(n: int) -> int:
@@ -146,16 +156,6 @@ def tray_shift(frame: np.ndarray, empty: np.ndarray,
 def _alike(a: np.ndarray, b: np.ndarray) -> float:
     """How alike two edge pictures are: their normalised correlation, -1 to 1."""
     return float(cv2.matchTemplate(a, b, cv2.TM_CCOEFF_NORMED)[0, 0])
-
-
-# The pictures compared by tray_shift are this wide; at 160 px a 640 px frame's tray
-# moved by 20 px shows as 5 px, and it costs about a millisecond, once an empty tray.
-SHIFT_WIDTH = 160
-# The edges of an empty tray and of its picture correlate this much when it is the same
-# tray in the same place; a shift is taken when, undone, it correlates this much and
-# MOVE_GAIN more than without it.
-SAME_EDGES = 0.6
-MOVE_GAIN = 0.1
 
 
 def _edges(image: np.ndarray) -> np.ndarray:

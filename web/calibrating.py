@@ -1,6 +1,6 @@
 """The reader's calibration at the table: what the control page teaches it.
 
-Two things are set from the control page, and both are saved to the calibration file
+Three things are set from the control page, and each is saved to the calibration file
 (one atomic write) before the next throw is read:
 
 - a die whose top face shows a picture instead of pips is flagged until its owner says
@@ -95,6 +95,11 @@ class Calibrator:
         dx, dy = shift
         tray = cal.tray and tuple((min(max(x + dx, 0.0), float(width)), min(max(y + dy, 0.0), float(height)))
                                   for x, y in cal.tray)
+        # Read empty inside the old outline is not empty inside the moved one: dice thrown
+        # by the moved wall must not become part of the empty tray's picture.
+        if self._reader()(frame, dataclasses.replace(cal, tray=tray, background=None)).dice:
+            self.view_changed = True
+            return
         try:
             self._change((width, height), tray=tray, background=frame.copy())
         except OSError as exc:

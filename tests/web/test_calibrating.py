@@ -489,6 +489,26 @@ def test_a_bumped_tray_is_followed_by_its_outline_and_picture(tmp_path: Path) ->
     assert np.array_equal(saved.background, bumped)
 
 
+def test_dice_by_the_moved_wall_are_not_taken_into_the_empty_trays_picture(tmp_path: Path) -> None:
+    """The tray was knocked and thrown into before it was seen empty: inside the old
+    outline nothing, but a die lies by the moved wall. The tray is not followed (that die
+    would become part of the empty tray); a person is told instead."""
+    from calibration import Calibration
+    from vision.reader import Reading, make_die
+
+    def sees_by_the_moved_wall(frame: np.ndarray, cal: Any) -> Reading:
+        moved = cal is not None and cal.tray is not None and cal.tray[0][0] > 30
+        return Reading((make_die(2, (300, 100), (290, 90, 310, 110), 0.99),) if moved else (), 1.0)
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=sees_by_the_moved_wall)
+    calibrator.take_empty_tray(_bare_tray(3))
+    before = calibrator.calibration
+    calibrator.read(_bumped(_bare_tray(3), 14, -6))
+    assert (calibrator.followed, calibrator.view_changed) == (0, True)
+    assert calibrator.calibration is before
+
+
 def test_an_empty_tray_unlike_its_picture_says_the_view_has_changed(tmp_path: Path) -> None:
     """Read empty, the tray looks unlike its picture in a way no shift undoes (the camera
     was turned or raised, another tray): the outline is likely stale, and a person is
