@@ -25,12 +25,14 @@ from vision.reader import REASON_PICTURE
 from web.calibrating import TrayNotEmpty
 from web.publisher import Publisher
 from web.store import Store, StoreError
+from web.throw_frames import ThrowFrames
 
 log = logging.getLogger("dicetray.table")
 
 DEMO_PLAYERS = ["Aino", "Bertil", "Cecilia"]
-# Waiting readings whose frames are kept (3.7 MB each at 1280×960): a person checking
-# the tray sees which die is which, and a picture face can be taught from it.
+# Waiting readings whose frames are kept (3.7 MB each at 1280×960 in memory, and as a
+# JPEG in the data folder): a person checking the tray sees which die is which, and a
+# picture face can be taught from it, after a restart too.
 KEEP_READING_FRAMES = 4
 
 
@@ -94,7 +96,7 @@ class Table:
         self._reader = reader
         self._calibrator = calibrator
         # The frames of the latest waiting readings, by reading id.
-        self._reading_frames: dict[int, Any] = {}
+        self._reading_frames = ThrowFrames(store.dir / "frames", KEEP_READING_FRAMES)
         self._watcher_factory = watcher_factory
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -553,9 +555,7 @@ class Table:
         frame = self._calibrator.frame_of(reading) if self._calibrator is not None else None
         if frame is None:
             return
-        self._reading_frames[reading_id] = frame
-        for old in sorted(self._reading_frames)[:-KEEP_READING_FRAMES]:
-            del self._reading_frames[old]
+        self._reading_frames.add(reading_id, frame)
 
     def reading_picture(self, reading_id: Any) -> Any:
         """The frame of reading ``reading_id`` (while kept) with each die's box drawn and

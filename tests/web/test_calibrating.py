@@ -552,3 +552,53 @@ def test_the_control_page_is_told_when_the_tray_moved(data_dir: Path, tmp_path: 
         while not table.state()["camera"]["view_changed"] and time.monotonic() < deadline:
             time.sleep(0.01)
         assert table.state()["camera"]["view_changed"] is True
+
+
+def test_a_waiting_throws_picture_outlives_a_restart(data_dir: Path, tmp_path: Path) -> None:
+    """The appliance restarts (a power cut) while a throw with a logo waits: the throw is
+    still shown as the camera saw it, and its logo can still be named and remembered."""
+    from web.app import create_app
+
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    store = Store(data_dir)
+    table = Table(store, calibrator=calibrator)
+    client = create_app(table).test_client()
+    client.post("/api/games", json={"family": "pub_chicago", "players": ["Aino", "Bertil"]})
+    image, at, side = _logo(0, 0)
+    reading = calibrator.read(image)
+    logo = _logo_die(reading, at, side)
+    table.handle_reading(reading)
+    reading_id = table.state()["reading"]["id"]
+    assert (data_dir / "frames" / f"{reading_id}.jpg").is_file()
+    table.stop()
+    store.close()
+
+    calibrator = Calibrator(tmp_path / "calibration.json")   # a new process
+    store = Store(data_dir)
+    table = Table(store, calibrator=calibrator)
+    try:
+        client = create_app(table).test_client()
+        state = client.get("/api/state").get_json()
+        assert state["reading"]["id"] == reading_id and state["reading"]["status"] == "waiting"
+        assert state["table"]["picture"] is True and state["table"]["teachable"] == [logo]
+        assert client.get(f"/api/readings/{reading_id}/picture.jpg").status_code == 200
+        resp = client.post("/api/correct", json={"reading": reading_id, "die": logo, "value": 1,
+                                                 "teach": True})
+        assert resp.status_code == 200, resp.get_json()
+        assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [1]
+    finally:
+        table.stop()
+        store.close()
+
+
+def test_only_the_latest_waiting_throws_pictures_are_kept_on_disk(tmp_path: Path) -> None:
+    from web.throw_frames import ThrowFrames
+
+    frames = ThrowFrames(tmp_path / "frames", keep=2)
+    for reading_id in (3, 5, 9):
+        frames.add(reading_id, np.full((24, 32, 3), 10 * reading_id, np.uint8))
+    assert sorted(p.name for p in (tmp_path / "frames").iterdir()) == ["5.jpg", "9.jpg"]
+    again = ThrowFrames(tmp_path / "frames", keep=2)            # after a restart
+    assert 9 in again and 3 not in again and again.get(3) is None
+    got = again.get(9)
+    assert got is not None and got.shape == (24, 32, 3) and abs(int(got[0, 0, 0]) - 90) <= 2
