@@ -620,8 +620,7 @@ class Table:
                     if hasattr(watcher, "watch_region"):
                         # Once the tray is marked, only it is watched for motion: people
                         # reaching across the table beside it are not a throw.
-                        cal = self._calibration
-                        watcher.watch_region(regions.of(cal, frame))
+                        watcher.watch_region(regions.of(self._calibration, frame))
                     events = watcher.feed(frame)
                     self._note_view()
                     for event in events:
