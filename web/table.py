@@ -169,14 +169,8 @@ class Table:
         if frame is None:
             raise TableError("no camera picture yet: the tray is marked on it", 409)
         height, width = frame.shape[:2]
-        with self._lock:
-            try:
-                self._calibrator.set_tray(points, (width, height))
-            except OSError as exc:
-                raise TableError(f"could not save the calibration: {exc}", 503) from None
-            except ValueError as exc:
-                raise TableError(str(exc), 400) from None
-            self._publish(self.store.bump())
+        calibrator = self._calibrator
+        self._calibrate(lambda: calibrator.set_tray(points, (width, height)))
 
     def take_empty_tray(self, take: Any) -> None:
         """With ``take`` true, keep the camera's newest frame as the empty tray's picture
@@ -189,14 +183,8 @@ class Table:
         frame = self.snapshot() if take else None
         if take and frame is None:
             raise TableError("no camera picture yet: the empty tray is taken from it", 409)
-        with self._lock:
-            try:
-                self._calibrator.take_empty_tray(frame)
-            except OSError as exc:
-                raise TableError(f"could not save the calibration: {exc}", 503) from None
-            except TrayNotEmpty as exc:
-                raise TableError(str(exc), 409) from None
-            self._publish(self.store.bump())
+        calibrator = self._calibrator
+        self._calibrate(lambda: calibrator.take_empty_tray(frame))
 
     def forget_pictures(self, picture: Any = None) -> None:
         """Forget the picture taught on the control page at index ``picture``, or all of
@@ -207,11 +195,20 @@ class Table:
                              f"not {picture!r}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to forget pictures from", 409)
+        calibrator = self._calibrator
+        self._calibrate(lambda: calibrator.forget_pictures(picture))
+
+    def _calibrate(self, change: Callable[[], None]) -> None:
+        """Make a change to the reader's calibration (which saves it) and tell the screens;
+        a refusal changes nothing and answers as its kind says: a tray with dice in it
+        409, a bad value 400, a file that cannot be written 503."""
         with self._lock:
             try:
-                self._calibrator.forget_pictures(picture)
+                change()
             except OSError as exc:
                 raise TableError(f"could not save the calibration: {exc}", 503) from None
+            except TrayNotEmpty as exc:
+                raise TableError(str(exc), 409) from None
             except ValueError as exc:
                 raise TableError(str(exc), 400) from None
             self._publish(self.store.bump())
