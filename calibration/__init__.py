@@ -2,9 +2,10 @@
 from calibration.calibration import (
     Calibration,
     CalibrationError,
+    KnownDie,
     PictureFace,
     load_calibration,
     save_calibration,
 )
 
-__all__ = ["Calibration", "CalibrationError", "PictureFace", "load_calibration", "save_calibration"]
+__all__ = ["Calibration", "CalibrationError", "KnownDie", "PictureFace", "load_calibration", "save_calibration"]

@@ -46,6 +46,21 @@ class PictureFace:
 
 
 @dataclass(frozen=True, eq=False)
+class KnownDie:
+    """A die a person confirmed: its colour crop (as the reader's second look cuts it,
+    see ``vision.known_dice``) and the value the person gave it."""
+
+    value: int
+    crop: np.ndarray
+
+    def __post_init__(self) -> None:
+        if not 1 <= int(self.value) <= 6:
+            raise ValueError(f"known die value must be 1-6, not {self.value!r}")
+        if self.crop.ndim != 3 or self.crop.shape[2] != 3 or self.crop.shape[0] != self.crop.shape[1]:
+            raise ValueError("known die crop must be a square BGR image")
+
+
+@dataclass(frozen=True, eq=False)
 class Calibration:
     """What the reader may assume about one camera and tray (every field optional).
 
@@ -54,7 +69,8 @@ class Calibration:
     BGR frame; ``die_size_px`` the side of a die's top face in pixels; ``pip_color`` a
     BGR triple (kept, but not used by the learned reader, which reads pips of any
     colour; the classic recipe does not use it either); ``picture_faces`` the taught
-    logo faces; ``image_size`` the ``(width, height)`` of the frames it was made for.
+    logo faces; ``known_dice`` the dice a person confirmed (``vision.known_dice``);
+    ``image_size`` the ``(width, height)`` of the frames it was made for.
     """
 
     tray: tuple[tuple[float, float], ...] | None = None
@@ -63,6 +79,7 @@ class Calibration:
     pip_color: tuple[int, int, int] | None = None
     picture_faces: tuple[PictureFace, ...] = ()
     image_size: tuple[int, int] | None = None
+    known_dice: tuple[KnownDie, ...] = ()
 
     def __post_init__(self) -> None:
         if self.tray is not None and len(self.tray) < 3:
@@ -119,7 +136,8 @@ class Calibration:
         w0, h0 = self.image_size
         sx, sy = width / w0, height / h0
         if abs(sx - sy) > 0.01 * max(sx, sy):
-            return Calibration(pip_color=self.pip_color, picture_faces=self.picture_faces)
+            return Calibration(pip_color=self.pip_color, picture_faces=self.picture_faces,
+                               known_dice=self.known_dice)
         background = (cv2.resize(self.background, (width, height), interpolation=cv2.INTER_AREA)
                       if self.background is not None else None)
         return dataclasses.replace(
@@ -156,6 +174,9 @@ class Calibration:
                 {"value": f.value, "template": _encode_png(f.template)} for f in self.picture_faces
             ],
             "image_size": list(self.image_size) if self.image_size is not None else None,
+            "known_dice": [
+                {"value": k.value, "crop": _encode_png(k.crop)} for k in self.known_dice
+            ],
         }
 
     @staticmethod
@@ -181,6 +202,13 @@ class Calibration:
             )
             for f in data.get("picture_faces") or ()
         )
+        known = tuple(
+            KnownDie(
+                value=int(_num(k.get("value"), "known_dice.value")),
+                crop=_decode_png(k.get("crop"), "known_dice.crop", colour=True),
+            )
+            for k in data.get("known_dice") or ()
+        )
         image_size = data.get("image_size")
         return Calibration(
             tray=tray,
@@ -197,6 +225,7 @@ class Calibration:
                 if image_size is not None
                 else None
             ),
+            known_dice=known,
         )
 
 
@@ -221,6 +250,8 @@ def _decode_png(text: Any, name: str, *, colour: bool) -> np.ndarray:
         raw = base64.b64decode(text, validate=True)
     except ValueError as exc:
         raise ValueError(f"{name}: not valid base64 ({exc})") from None
+    if not raw:
+        raise ValueError(f"{name}: empty image")
     flag = cv2.IMREAD_COLOR if colour else cv2.IMREAD_GRAYSCALE
     image = cv2.imdecode(np.frombuffer(raw, np.uint8), flag)
     if image is None:

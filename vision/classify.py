@@ -34,7 +34,8 @@ def _net() -> cv2.dnn.Net:
 
 
 @lru_cache(maxsize=1)
-def _second_net() -> cv2.dnn.Net:
+def second_net() -> cv2.dnn.Net:
+    """The second-look network (vision.known_dice also reads its features)."""
     return cv2.dnn.readNetFromONNX(str(SECOND_MODEL), cv2.dnn.ENGINE_CLASSIC)
 
 
@@ -54,7 +55,7 @@ def classify_closely(image: np.ndarray, centres: list[tuple[float, float, float]
     if not centres:
         return np.zeros((0, N_CLASSES), np.float32)
     crops = np.stack([cut(image, x, y, f, out=SECOND_CROP_PX) for x, y, f in centres])
-    return probabilities(_second_net(), crops)
+    return probabilities(second_net(), crops)
 
 
 def crops_of(image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:

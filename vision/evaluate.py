@@ -19,7 +19,8 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration import Calibration
+from calibration import Calibration, KnownDie
+from vision import known_dice
 from vision.reader import DieRead, Reading, read_dice
 
 Reader = Callable[[np.ndarray, "Calibration | None"], Reading]
@@ -157,6 +158,28 @@ def match(
         [i for i in range(len(read)) if i not in used_r],
         [j for j in range(len(labelled)) if j not in used_l],
     )
+
+
+def remembered(folder: Path | str, split: str = "train",
+               calibration: Calibration | None = None) -> tuple[KnownDie, ...]:
+    """The dice of a labelled split as a family would have confirmed them on the
+    control page: every die the reader finds, remembered with its label's value
+    (:mod:`vision.known_dice`), the last :data:`vision.known_dice.MAX_KNOWN` kept.
+
+    This measures the memory on photos; the check split is never remembered.
+    """
+    if split == "check":
+        raise ValueError("the check split is what the memory is measured on, not made of")
+    known: tuple[KnownDie, ...] = ()
+    for im in select(folder, split):
+        image = cv2.imread(str(Path(folder) / im.file))
+        if image is None:
+            raise ValueError(f"{Path(folder) / im.file}: not a readable image")
+        dice = read_dice(image, calibration).dice
+        pairs, _, _ = match(dice, im.dice)
+        known = known_dice.remember(known, image, [
+            (*dice[i].center, dice[i].face, im.dice[j].value) for i, j in pairs])
+    return known
 
 
 class _Tally:

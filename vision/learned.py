@@ -6,9 +6,9 @@ import dataclasses
 import cv2
 import numpy as np
 
-from calibration import Calibration
-from vision import changed, classify, detect, pictures
-from vision.reader import BOX_HALF, THRESHOLD, DieRead, make_die
+from calibration import Calibration, KnownDie
+from vision import changed, classify, detect, known_dice, pictures
+from vision.reader import BOX_HALF, REASON_LOW, THRESHOLD, DieRead, make_die
 
 SIZE_RANGE = (0.5, 1.8)  # plausible die size relative to the calibrated one
 # With an empty-tray picture in the calibration, a candidate whose surroundings (the
@@ -120,6 +120,7 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     kept_cands = detect.suppress_near([c for c, _ in keep])
     by_id = {id(c): p for c, p in keep}
     taught = calibration.picture_faces if calibration is not None else ()
+    known = calibration.known_dice if calibration is not None else ()
     leaning = _leaning_on_wall(image, calibration, [(c, by_id[id(c)]) for c in kept_cands])
     out: list[DieRead] = []
     for c in kept_cands:
@@ -150,8 +151,26 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
         value = int(np.argmax(p[:6])) + 1
         out.append(make_die(value, (x, y), box, float(p[value - 1]),
                             cut=_cut_by_edge(image, x, y, face)))
+    if known:
+        out = _remembered(image, out, known)
     # Reading order: top to bottom, then left to right, so a list of values is stable.
     out.sort(key=lambda d: (d.center[1], d.center[0]))
+    return out
+
+
+def _remembered(image: np.ndarray, dice: list[DieRead],
+                known: tuple[KnownDie, ...]) -> list[DieRead]:
+    """``dice`` with those read unsurely, that a person confirmed before with the same
+    value (vision.known_dice), read surely: at the threshold."""
+    unsure = [(i, d.value) for i, d in enumerate(dice)
+              if d.reason == REASON_LOW and d.value is not None]
+    sure = known_dice.confirmed(known, image, [(*dice[i].center, dice[i].face, value)
+                                               for i, value in unsure])
+    out = list(dice)
+    for (i, _), yes in zip(unsure, sure):
+        if yes:
+            d = dice[i]
+            out[i] = make_die(d.value, d.center, d.box, THRESHOLD)
     return out
 
 

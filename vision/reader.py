@@ -51,6 +51,12 @@ class DieRead:
     flagged: bool
     reason: str | None
 
+    @property
+    def face(self) -> float:
+        """The side of its top face in frame pixels (the box reaches BOX_HALF of it
+        from the centre)."""
+        return (self.box[2] - self.box[0]) / (2 * BOX_HALF)
+
     def to_json(self) -> dict[str, Any]:
         """The die in the shape of ``dicetray read --json``."""
         return {

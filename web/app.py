@@ -219,6 +219,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def forget_pictures(data: dict[str, Any]) -> None:
         table.forget_pictures(data.get("picture"))
 
+    @post("/api/forget-known-dice")
+    def forget_known_dice(_data: dict[str, Any]) -> None:
+        table.forget_known_dice()
+
     @post("/api/confirm")
     def confirm(data: dict[str, Any]) -> None:
         table.confirm(need(data, "reading"))

@@ -15,6 +15,11 @@ Three things are set from the control page, and each is saved to the calibration
   Each time the tray is read empty it is compared with that picture: a tray pushed aside
   is followed (outline and picture move with it), and one changed otherwise (the camera
   turned or raised) is reported, for a person to mark it again.
+
+And one thing is learned as the family plays: the dice of every throw a person checked
+on the control page are remembered with the values that person gave them
+(``vision.known_dice``), so a die of the family's set that the reader was unsure of is
+read surely once it has been seen and named.
 """
 from __future__ import annotations
 
@@ -22,7 +27,7 @@ import dataclasses
 import logging
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +69,17 @@ class Calibrator:
         self._saving = threading.Lock()
         # Keyed by id(reading); the reading is kept with its frame, so its id stays its own.
         self._frames: OrderedDict[int, tuple[Any, np.ndarray]] = OrderedDict()
+        if calibration is not None and calibration.known_dice:
+            self._prepare(calibration)
+
+    @staticmethod
+    def _prepare(calibration: Calibration) -> None:
+        """Work out what the remembered dice look like to the reader in the background:
+        ~2 s for 600 dice here, ~10 s on a Pi, which the first unsure die must not wait."""
+        from vision.known_dice import prepare
+
+        threading.Thread(target=prepare, args=(calibration.known_dice,),
+                         name="known-dice", daemon=True).start()
 
     def read(self, frame: np.ndarray) -> Any:
         """Read ``frame`` with the current calibration, and keep the frame for a while."""
@@ -172,6 +188,31 @@ class Calibrator:
                                 else "none is taught"))
         self._change(picture_faces=taught[:index] + taught[index + 1:])
 
+    def remember(self, frame: np.ndarray, dice: Sequence[Mapping[str, Any]]) -> int:
+        """Remember the dice of ``frame`` (as the table keeps them, with the values a
+        person confirmed) and save; returns how many were remembered. Dice without a
+        place in the frame (added by hand) or a value are left out.
+
+        Raises ``OSError`` when the file cannot be written; then nothing changes.
+        """
+        from vision.known_dice import remember
+
+        placed = [(float(d["center"][0]), float(d["center"][1]), _face(d["box"]), int(d["value"]))
+                  for d in dice if d.get("center") is not None and d.get("box") is not None
+                  and d.get("value") is not None]
+        if not placed:
+            return 0
+        known = self.calibration.known_dice if self.calibration is not None else ()
+        height, width = frame.shape[:2]
+        self._change((width, height), known_dice=remember(known, frame, placed))
+        return len(placed)
+
+    def forget_known_dice(self) -> None:
+        """Forget every remembered die (the family plays with other dice now), and save.
+
+        Raises ``OSError`` when the file cannot be written; then nothing changes."""
+        self._change(known_dice=())
+
     def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the
         calibration as a picture of ``value``, and save the calibration.
@@ -198,6 +239,13 @@ class Calibrator:
             new = dataclasses.replace(new, **fields)
             save_calibration(new, self.path)
             self.calibration = new
+
+
+def _face(box: Sequence[float]) -> float:
+    """The side of a die's top face from the box the reader reported for it."""
+    from vision.reader import BOX_HALF
+
+    return (float(box[2]) - float(box[0])) / (2 * BOX_HALF)
 
 
 def check_tray(points: Any, image_size: tuple[int, int]) -> tuple[tuple[float, float], ...]:

@@ -248,7 +248,7 @@ class Table:
             "reading": reading.to_json() if reading is not None else None,
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
-                       "empty_tray": self._has_empty_tray()},
+                       "empty_tray": self._has_empty_tray(), "known_dice": self._known_dice()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
                       "teachable": self._teachable(reading) if waiting else [],
@@ -280,6 +280,11 @@ class Table:
         """The value each taught picture stands for, in the order they were taught."""
         cal = self._calibration
         return [int(f.value) for f in cal.picture_faces] if cal is not None else []
+
+    def _known_dice(self) -> int:
+        """How many dice from checked throws the reader remembers."""
+        cal = self._calibration
+        return len(cal.known_dice) if cal is not None else 0
 
     def _has_empty_tray(self) -> bool:
         """Whether the reader holds the empty tray's picture."""
@@ -491,6 +496,29 @@ class Table:
         action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice],
                   "reading": reading_id}
         self._commit(action, reading=reading_id, reading_dice=dice)
+        self._remember(reading_id, dice)
+
+    def _remember(self, reading_id: int, dice: list[dict[str, Any]]) -> None:
+        """A person checked this throw's dice: remember them with their values, so the
+        reader reads those dice surely next time (vision.known_dice). The throw is scored
+        already; a calibration that cannot be saved only means they are not remembered."""
+        frame = self._reading_frames.get(reading_id)
+        if self._calibrator is None or frame is None:
+            return
+        try:
+            self._calibrator.remember(frame, dice)
+        except OSError as exc:
+            log.warning("the dice of reading %d could not be remembered: %s", reading_id, exc)
+        else:
+            self._publish(self.store.bump())
+
+    def forget_known_dice(self) -> None:
+        """Forget the dice remembered from checked throws: after a change of dice set, or
+        when a die was confirmed with a wrong value (it would be read that way surely)."""
+        if self._calibrator is None:
+            raise TableError("this table keeps no calibration to forget dice from", 409)
+        calibrator = self._calibrator
+        self._calibrate(calibrator.forget_known_dice)
 
     def _reading(self, reading_id: Any) -> Any:
         if isinstance(reading_id, bool) or not isinstance(reading_id, int):

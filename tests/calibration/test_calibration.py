@@ -1,19 +1,26 @@
 """Calibration round-trip, atomic save, and refusal of corrupt files."""
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from calibration import (
     Calibration,
     CalibrationError,
+    KnownDie,
     PictureFace,
     load_calibration,
     save_calibration,
 )
+
+
+# A small die crop as the file holds it (base64 PNG).
+_CROP = base64.b64encode(cv2.imencode(".png", np.zeros((40, 40, 3), np.uint8))[1].tobytes()).decode()
 
 
 def _full() -> Calibration:
@@ -25,6 +32,7 @@ def _full() -> Calibration:
         pip_color=(20, 20, 30),
         picture_faces=(PictureFace(1, rng.integers(0, 255, (32, 32), dtype=np.uint8)),),
         image_size=(640, 480),
+        known_dice=(KnownDie(5, rng.integers(0, 255, (40, 40, 3), dtype=np.uint8)),),
     )
 
 
@@ -41,6 +49,8 @@ def test_round_trip(tmp_path: Path) -> None:
     assert np.array_equal(back.background, cal.background)
     assert len(back.picture_faces) == 1 and back.picture_faces[0].value == 1
     assert np.array_equal(back.picture_faces[0].template, cal.picture_faces[0].template)
+    assert [k.value for k in back.known_dice] == [5]
+    assert np.array_equal(back.known_dice[0].crop, cal.known_dice[0].crop)
     # Nothing but the file itself is left in the folder (the temp file was renamed).
     assert [p.name for p in tmp_path.iterdir()] == ["cal.json"]
 
@@ -49,6 +59,7 @@ def test_empty_calibration_round_trip(tmp_path: Path) -> None:
     save_calibration(Calibration(), tmp_path / "c.json")
     back = load_calibration(tmp_path / "c.json")
     assert back.tray is None and back.background is None and back.picture_faces == ()
+    assert back.known_dice == ()
 
 
 def test_from_rect_and_in_tray() -> None:
@@ -75,6 +86,10 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "die_size_px": "big"}', "die_size_px"),
         ('{"version": 1, "background": "@@@"}', "background"),
         ('{"version": 1, "tray": [[0, 0], [1, 1]]}', "tray"),
+        ('{"version": 1, "background": ""}', "background: empty image"),
+        ('{"version": 1, "known_dice": [{"value": 7, "crop": "%s"}]}' % _CROP,
+         "known die value must be 1-6"),
+        ('{"version": 1, "known_dice": [{"value": 2, "crop": "@@@"}]}', "known_dice.crop"),
     ],
 )
 def test_corrupt_file_is_refused_naming_file_and_fault(tmp_path: Path, text: str, fault: str) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from calibration import load_calibration
 from web.store import Store
-from web.table import Table
+from web.table import Table, TableError
 from web.calibrating import KEEP_FRAMES, Calibrator
 
 from logo_frames import frame_with_logo
@@ -100,11 +100,48 @@ def test_a_picture_named_once_is_read_by_itself_afterwards(api: Any, calibrator:
     assert (die.value, die.flagged) == (1, False)
 
 
-def test_a_correction_without_teach_teaches_nothing(api: Any, calibrator: Calibrator) -> None:
+def test_a_correction_without_teach_teaches_no_picture(api: Any, calibrator: Calibrator) -> None:
     reading_id, logo = _throw_logo(api, calibrator)
     api.post("correct", {"reading": reading_id, "die": logo, "value": 1})
     assert api.state()["reading"]["status"] == "scored"
-    assert not calibrator.path.exists() and calibrator.calibration is None
+    assert load_calibration(calibrator.path).picture_faces == ()
+
+
+def test_a_checked_throw_is_remembered_until_forgotten(api: Any, calibrator: Calibrator) -> None:
+    reading_id, logo = _throw_logo(api, calibrator)
+    assert api.state()["camera"]["known_dice"] == 0
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 1})
+    # A person looked at this throw: its three dice are remembered with their values,
+    # in the file too (vision.known_dice reads such dice surely from then on).
+    assert api.state()["camera"]["known_dice"] == 3
+    assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [1, 3, 6]
+    api.post("forget-known-dice", {})
+    assert api.state()["camera"]["known_dice"] == 0
+    assert load_calibration(calibrator.path).known_dice == ()
+
+
+def test_a_throw_scored_unchecked_is_not_remembered(api: Any, calibrator: Calibrator) -> None:
+    from vision.sim import render_tray
+
+    api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil"]})
+    image, _ = render_tray(np.random.default_rng(3), [2, 4, 5], (640, 480))
+    reading = calibrator.read(image)
+    assert not reading.flagged
+    api.table.handle_reading(reading)
+    assert api.state()["reading"]["status"] == "scored"
+    assert api.state()["camera"]["known_dice"] == 0 and not calibrator.path.exists()
+
+
+def test_forgetting_remembered_dice_needs_a_calibration(data_dir: Path) -> None:
+    store = Store(data_dir)
+    table = Table(store)
+    try:
+        with pytest.raises(TableError) as err:
+            table.forget_known_dice()
+        assert err.value.status == 409 and "no calibration" in str(err.value)
+    finally:
+        table.stop()
+        store.close()
 
 
 @pytest.mark.parametrize(

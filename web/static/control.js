@@ -74,6 +74,9 @@ function renderStatus(s) {
   $("forgetpictures").style.display = taught ? "" : "none";
   $("forgetpictures").textContent = taught === 1 ? "Forget 1 taught picture" : `Forget all ${taught} taught pictures`;
   renderPictures(s.camera.picture_values || []);
+  const known = s.camera.known_dice || 0;
+  $("forgetknown").style.display = known ? "" : "none";
+  $("forgetknown").textContent = `Forget ${known} remembered ${known === 1 ? "die" : "dice"}`;
   $("viewchanged").style.display = s.camera.view_changed ? "" : "none";
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
   $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
@@ -351,6 +354,11 @@ async function setup() {
   $("forgetpictures").addEventListener("click", () => {
     if (window.confirm("Forget the pictures taught for logo dice? They are flagged again until named.")) {
       post("forget-pictures", {}, $("error"));
+    }
+  });
+  $("forgetknown").addEventListener("click", () => {
+    if (window.confirm("Forget the dice remembered from checked throws? The reader is then unsure of them again until they are checked anew.")) {
+      post("forget-known-dice", {}, $("error"));
     }
   });
   $("pictures").addEventListener("click", (ev) => {

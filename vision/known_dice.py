@@ -1,0 +1,154 @@
+"""Dice a person has confirmed: the family's own dice, remembered to read them surely.
+
+Every die a person confirms or corrects on the control page is a die of the family's
+set with its true value. The calibration keeps the crop of each
+(:class:`calibration.KnownDie`). A die the networks read below the threshold is read
+surely after all when it looks very like a remembered die of the value read, and no
+remembered die of another value looks nearly as like it: the dark die with faint red
+pips that the nets never learned well is flagged once or twice, then read.
+
+"Looks like" is measured on what the second-look network sees in the crop: the
+average of its last feature map (before the layer that names the class), over four
+quarter turns of the crop, as a unit vector; two dice alike have a dot product near 1.
+The memory never overrides the networks: it only confirms the value they already give.
+
+>>> from calibration import KnownDie
+>>> import numpy as np
+>>> grey = np.full((CROP_PX, CROP_PX, 3), 128, np.uint8)
+>>> KnownDie(3, grey).value
+3
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from calibration import KnownDie
+from vision import classify
+from vision.crops import cut
+
+CROP_PX = classify.SECOND_CROP_PX  # the crop a remembered die is kept as (the second look's)
+# Judged on held-out train photos (nets trained without them; the memory made of the
+# other train photos' dice with their labels; vision/training/README.md, tenth round):
+# of 20 dice flagged for low confidence, 6 had a remembered die of their value at 0.95
+# or more and 0.06 above any of another value, all read right; the 5 misread ones
+# lay at 0.87-0.95, at most 0.048 above.
+ALIKE = 0.95
+MARGIN = 0.06
+# The oldest go first. 600 crops are ~2.6 MB of calibration file and ~2.4 s of features
+# here (4 views each; a Pi 4 takes ~10 s), worked out once per start, in the background
+# (prepare). A family's game of Sum Chicago remembers perhaps 10-20 dice.
+MAX_KNOWN = 600
+
+_LAYER_SUFFIX = "GlobalAveragePool"
+_BATCH = 64
+
+
+def crop_of(image: np.ndarray, x: float, y: float, face: float) -> np.ndarray:
+    """The crop a die at ``(x, y)`` with a ``face`` px top face is remembered as."""
+    return cut(image, x, y, face, out=CROP_PX)
+
+
+def remember(known: Sequence[KnownDie], image: np.ndarray,
+             dice: Sequence[tuple[float, float, float, int]]) -> tuple[KnownDie, ...]:
+    """``known`` with the dice ``(x, y, face, value)`` of ``image`` added (newest last),
+    the oldest forgotten beyond :data:`MAX_KNOWN`."""
+    new = [KnownDie(int(v), crop_of(image, x, y, f)) for x, y, f, v in dice]
+    return tuple([*known, *new][-MAX_KNOWN:])
+
+
+def features(crops: np.ndarray, net: cv2.dnn.Net | None = None) -> np.ndarray:
+    """Unit feature vectors (n, k) of a stack of second-look crops (n, 40, 40, 3), read
+    by ``net`` (the reader's second-look network by default)."""
+    if len(crops) == 0:
+        return np.zeros((0, 0), np.float32)
+    net = net if net is not None else classify.second_net()
+    layer = next(name for name in net.getLayerNames() if name.endswith(_LAYER_SUFFIX))
+    out = []
+    for start in range(0, len(crops), _BATCH):  # a bounded blob: a Pi has little memory
+        part = crops[start:start + _BATCH]
+        turned = np.concatenate([np.rot90(part, k, axes=(1, 2)) for k in range(4)])
+        blob = turned.astype(np.float32).transpose(0, 3, 1, 2) * (1.0 / 255.0)
+        net.setInput(np.ascontiguousarray(blob))
+        out.append(net.forward(layer).reshape(4, len(part), -1).mean(axis=0))
+    pooled = np.concatenate(out)
+    norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+    return np.asarray(pooled / np.maximum(norms, 1e-9), np.float32)
+
+
+class Memory:
+    """The features of a calibration's known dice, computed once per die.
+
+    A new calibration usually keeps most of the last one's dice (a die is added, or the
+    oldest forgotten), so features are kept per crop and only new crops are embedded.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._known: tuple[KnownDie, ...] = ()
+        self._by_crop: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._matrix = np.zeros((0, 0), np.float32)
+        self._values = np.zeros(0, np.int64)
+
+    def use(self, known: tuple[KnownDie, ...], net: cv2.dnn.Net | None = None) -> None:
+        """Make ``known`` the remembered dice (their features read by ``net``)."""
+        with self._lock:
+            self._use(known, net)
+
+    def _use(self, known: tuple[KnownDie, ...], net: cv2.dnn.Net | None = None) -> None:
+        if known is self._known:
+            return
+        new = [k for k in known if id(k.crop) not in self._by_crop]
+        if new:
+            for k, f in zip(new, features(np.stack([k.crop for k in new]), net)):
+                # The crop is held with its features so its id is not reused meanwhile.
+                self._by_crop[id(k.crop)] = (k.crop, f)
+        self._by_crop = {id(k.crop): self._by_crop[id(k.crop)] for k in known}
+        self._known = known
+        self._matrix = (np.stack([self._by_crop[id(k.crop)][1] for k in known])
+                        if known else np.zeros((0, 0), np.float32))
+        self._values = np.array([k.value for k in known], np.int64)
+
+    def confirms(self, known: tuple[KnownDie, ...], crops: np.ndarray,
+                 values: Sequence[int]) -> list[bool]:
+        """For each die in ``crops``, whether the dice ``known`` confirm that it shows
+        the value at the same place in ``values``."""
+        with self._lock:
+            self._use(known)
+            matrix, remembered = self._matrix, self._values
+        out = []
+        for alike, value in zip(features(crops) @ matrix.T, values) if len(crops) else ():
+            same = remembered == value
+            if not same.any() or same.all():
+                # With no other value remembered, "unlike the others" means nothing.
+                out.append(False)
+                continue
+            best, other = float(alike[same].max()), float(alike[~same].max())
+            out.append(best >= ALIKE and best - other >= MARGIN)
+        return out
+
+
+_memory = Memory()
+
+
+def confirmed(known: tuple[KnownDie, ...], image: np.ndarray,
+              dice: Sequence[tuple[float, float, float, int]]) -> list[bool]:
+    """For each die ``(x, y, face, value)`` of ``image``, whether the dice ``known``
+    confirm that it shows ``value``."""
+    if not known or not dice or not classify.second_available():
+        return [False] * len(dice)
+    crops = np.stack([crop_of(image, x, y, f) for x, y, f, _ in dice])
+    return _memory.confirms(known, crops, [v for *_, v in dice])
+
+
+def prepare(known: tuple[KnownDie, ...]) -> None:
+    """Work out the features of ``known`` now, so that the first unsure die does not
+    wait for them. A table calls this in a thread of its own when its calibration
+    changes; that thread reads them with a network of its own, as one OpenCV network
+    must not run in two threads at once."""
+    if known and classify.second_available():
+        _memory.use(known, cv2.dnn.readNetFromONNX(str(classify.SECOND_MODEL),
+                                                   cv2.dnn.ENGINE_CLASSIC))
