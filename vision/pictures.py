@@ -9,7 +9,7 @@ import numpy as np
 
 from calibration import PictureFace
 from vision.crops import cut
-from vision.reader import BOX_HALF, DieRead
+from vision.reader import DieRead, face_of
 
 TEMPLATE_PX = 32
 MATCH_THRESHOLD = 0.6  # normalised correlation a face needs to count as the taught one
@@ -38,7 +38,7 @@ def teach_from_box(image: np.ndarray, center: Sequence[float], box: Sequence[flo
                    value: int) -> PictureFace:
     """A :class:`PictureFace` from a die's ``center`` and ``box`` as ``dicetray read
     --json`` gives them (the control page teaches from these)."""
-    face = (float(box[2]) - float(box[0])) / (2 * BOX_HALF)
+    face = face_of(box)
     return teach(image, float(center[0]), float(center[1]), face, value)
 
 

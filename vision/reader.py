@@ -35,6 +35,16 @@ REASON_MAYBE_NOT_DIE = "maybe not a die"
 REASON_CUT = "cut by the picture's edge"
 
 
+def face_of(box: Any) -> float:
+    """The side of a die's top face from the ``box`` the reader reports for it, which
+    reaches :data:`BOX_HALF` of the face from its centre.
+
+    >>> face_of((10, 10, 34, 34))
+    20.0
+    """
+    return (float(box[2]) - float(box[0])) / (2 * BOX_HALF)
+
+
 @dataclass(frozen=True)
 class DieRead:
     """One die found in a frame.
@@ -53,9 +63,8 @@ class DieRead:
 
     @property
     def face(self) -> float:
-        """The side of its top face in frame pixels (the box reaches BOX_HALF of it
-        from the centre)."""
-        return (self.box[2] - self.box[0]) / (2 * BOX_HALF)
+        """The side of its top face in frame pixels."""
+        return face_of(self.box)
 
     def to_json(self) -> dict[str, Any]:
         """The die in the shape of ``dicetray read --json``."""

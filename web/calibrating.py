@@ -196,8 +196,9 @@ class Calibrator:
         Raises ``OSError`` when the file cannot be written; then nothing changes.
         """
         from vision.known_dice import remember
+        from vision.reader import face_of
 
-        placed = [(float(d["center"][0]), float(d["center"][1]), _face(d["box"]), int(d["value"]))
+        placed = [(float(d["center"][0]), float(d["center"][1]), face_of(d["box"]), int(d["value"]))
                   for d in dice if d.get("center") is not None and d.get("box") is not None
                   and d.get("value") is not None]
         if not placed:
@@ -239,13 +240,6 @@ class Calibrator:
             new = dataclasses.replace(new, **fields)
             save_calibration(new, self.path)
             self.calibration = new
-
-
-def _face(box: Sequence[float]) -> float:
-    """The side of a die's top face from the box the reader reported for it."""
-    from vision.reader import BOX_HALF
-
-    return (float(box[2]) - float(box[0])) / (2 * BOX_HALF)
 
 
 def check_tray(points: Any, image_size: tuple[int, int]) -> tuple[tuple[float, float], ...]:
