@@ -8,6 +8,7 @@ value is right and it is not flagged; missed and extra dice count against the ph
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import statistics
 import time
@@ -269,15 +270,22 @@ def evaluate(
     calibration: Calibration | None = None,
     *,
     reader: Reader | None = None,
+    remember_train: bool = False,
 ) -> dict[str, Any]:
     """Score :func:`read_dice` on labelled folders; returns per-folder and overall results.
 
     Timing runs OpenCV on one thread and excludes decoding the photo, as DESIGN.md asks.
     ``reader`` replaces :func:`read_dice` (the benchmark scores the baseline with it).
+    With ``remember_train`` each folder is read with its train split's dice remembered
+    (:func:`remembered`), as if a family had checked those throws; only the check split
+    can be scored so.
     """
     read = reader or read_dice
     if split not in SPLITS:
         raise ValueError(f"unknown split {split!r}: use one of {', '.join(SPLITS)}")
+    if remember_train and split != "check":
+        raise ValueError(f"the {split} split holds the train photos whose dice would be "
+                         "remembered: score the check split with them")
     previous = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:
@@ -285,12 +293,18 @@ def evaluate(
         total = _Tally()
         for folder in map(Path, dirs):
             tally = _Tally()
+            used = calibration
+            if remember_train:
+                base = calibration or Calibration()
+                used = dataclasses.replace(base, known_dice=base.known_dice
+                                           + remembered(folder, "train", calibration))
+                known_dice.prepare(used.known_dice)  # as a table does at start: untimed
             for labelled in select(folder, split):
                 image = cv2.imread(str(folder / labelled.file), cv2.IMREAD_COLOR)
                 if image is None:
                     raise ValueError(f"{folder / labelled.file}: cannot decode image")
                 start = time.perf_counter()
-                reading = read(image, calibration)
+                reading = read(image, used)
                 ms = (time.perf_counter() - start) * 1000.0
                 tally.add(labelled.file, reading.dice, labelled.dice, ms)
             folders[folder.name] = tally.report(with_mistakes=True)

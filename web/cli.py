@@ -47,6 +47,9 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("dirs", nargs="+", metavar="DIR")
     e.add_argument("--split", choices=("check", "train", "all"), default="check")
     e.add_argument("--calibration", help="calibration file")
+    e.add_argument("--remember-train", action="store_true",
+                   help="read each folder's check photos with its train photos' dice "
+                        "remembered, as if a family had checked those throws")
     e.add_argument("--json", action="store_true", help="print the report as JSON")
 
     g = sub.add_parser("replay", help="replay a game file and print its final state as JSON")
@@ -142,7 +145,8 @@ def evaluate(args: argparse.Namespace) -> int:
         if not (Path(d) / "labels.json").is_file():
             return _fail(f"{d}: no labels.json in this folder")
     try:
-        report = run_eval(args.dirs, split=args.split, calibration=_calibration(args.calibration))
+        report = run_eval(args.dirs, split=args.split, calibration=_calibration(args.calibration),
+                          remember_train=args.remember_train)
     except ValueError as exc:
         return _fail(str(exc))
     print(json.dumps(report, indent=2) if args.json else format_report(report))

@@ -114,3 +114,25 @@ def test_eval_reports_on_a_labelled_folder(tmp_path: Path, capsys: Any) -> None:
 def test_eval_of_a_folder_without_labels(tmp_path: Path, capsys: Any) -> None:
     assert main(["eval", str(tmp_path)]) == 2
     assert "no labels.json" in capsys.readouterr().err
+
+
+def test_eval_with_the_train_dice_remembered(tmp_path: Path, capsys: Any) -> None:
+    from vision.sim import render_tray
+
+    folder = tmp_path / "tray"
+    folder.mkdir()
+    entries = []
+    for k, values in enumerate(([2, 5, 6], [1, 3, 4])):
+        image, truth = render_tray(np.random.default_rng(k), values, (640, 480))
+        cv2.imwrite(str(folder / f"{k}.png"), image)
+        entries.append({"file": f"{k}.png", "width": 640, "height": 480, "dice": [
+            {"value": t.value, "box": [t.center[0] - t.side / 2, t.center[1] - t.side / 2,
+                                       t.center[0] + t.side / 2, t.center[1] + t.side / 2]}
+            for t in truth]})
+    (folder / "labels.json").write_text(json.dumps({"images": entries}))
+    (folder / "split.json").write_text(json.dumps({"train": ["0.png"], "check": ["1.png"]}))
+    assert main(["eval", str(folder), "--remember-train", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["overall"]["dice"] == 3
+    # The train photos' dice are what is remembered: they cannot also be what is scored.
+    assert main(["eval", str(folder), "--split", "train", "--remember-train"]) == 2
+    assert "score the check split" in capsys.readouterr().err
