@@ -147,6 +147,29 @@ def test_taught_pictures_are_forgotten_from_the_control_page(
         page.close()
 
 
+def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_path: Path) -> None:
+    import numpy as np
+
+    from calibration import Calibration, KnownDie, load_calibration, save_calibration
+    from vision.frames import SimCamera
+    from web.calibrating import Calibrator
+
+    path = tmp_path / "calibration.json"
+    save_calibration(Calibration(known_dice=tuple(
+        KnownDie(v, np.full((40, 40, 3), 40 * v, np.uint8)) for v in (1, 2, 6))), path)
+    calibrator = Calibrator(path, load_calibration(path))
+    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
+                    calibrator=calibrator) as server:
+        page = browser.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(server.url + "/control")
+        page.click("#forgetknown:has-text('Forget 3 remembered dice')")
+        page.wait_for_selector("#forgetknown", state="hidden")
+        assert load_calibration(path).known_dice == ()
+        assert server.table.state()["camera"]["known_dice"] == 0
+        page.close()
+
+
 def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         browser: Any, tmp_path: Path) -> None:
     from calibration import load_calibration
