@@ -1,8 +1,9 @@
 """The pages in the system Chromium: a tap on the control page reaches the scoreboard live."""
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import pytest
 
@@ -110,25 +111,37 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
         page.close()
 
 
-def test_taught_pictures_are_forgotten_from_the_control_page(
-        browser: Any, tmp_path: Path) -> None:
-    import numpy as np
-
-    from calibration import Calibration, PictureFace, load_calibration, save_calibration
+@contextlib.contextmanager
+def _control_page(browser: Any, tmp_path: Path, calibration: Any) -> Iterator[tuple[Any, Any]]:
+    """The control page of a table on the simulated tray whose calibration file holds
+    ``calibration``; confirmation dialogs are accepted."""
+    from calibration import load_calibration, save_calibration
     from vision.frames import SimCamera
     from web.calibrating import Calibrator
 
     path = tmp_path / "calibration.json"
-    save_calibration(Calibration(picture_faces=(
-        PictureFace(1, np.full((32, 32), 128, np.uint8)),
-        PictureFace(6, np.full((32, 32), 200, np.uint8)),
-        PictureFace(6, np.full((32, 32), 60, np.uint8)))), path)
+    save_calibration(calibration, path)
     calibrator = Calibrator(path, load_calibration(path))
     with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
                     calibrator=calibrator) as server:
         page = browser.new_page()
         page.on("dialog", lambda dialog: dialog.accept())
         page.goto(server.url + "/control")
+        yield server, page
+        page.close()
+
+
+def test_taught_pictures_are_forgotten_from_the_control_page(
+        browser: Any, tmp_path: Path) -> None:
+    import numpy as np
+
+    from calibration import Calibration, PictureFace, load_calibration
+
+    path = tmp_path / "calibration.json"
+    with _control_page(browser, tmp_path, Calibration(picture_faces=(
+            PictureFace(1, np.full((32, 32), 128, np.uint8)),
+            PictureFace(6, np.full((32, 32), 200, np.uint8)),
+            PictureFace(6, np.full((32, 32), 60, np.uint8))))) as (server, page):
         # Each taught picture is shown with its value; the one named wrongly goes alone.
         page.wait_for_selector("#pictures [data-picture='2'] img")
         assert page.inner_text("#pictures [data-picture='0']").startswith("is 1")
@@ -144,30 +157,20 @@ def test_taught_pictures_are_forgotten_from_the_control_page(
         assert load_calibration(path).picture_faces == ()
         assert server.table.state()["camera"]["pictures"] == 0
         assert not page.is_visible("#pictures")
-        page.close()
 
 
 def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_path: Path) -> None:
     import numpy as np
 
-    from calibration import Calibration, KnownDie, load_calibration, save_calibration
-    from vision.frames import SimCamera
-    from web.calibrating import Calibrator
+    from calibration import Calibration, KnownDie, load_calibration
 
     path = tmp_path / "calibration.json"
-    save_calibration(Calibration(known_dice=tuple(
-        KnownDie(v, np.full((40, 40, 3), 40 * v, np.uint8)) for v in (1, 2, 6))), path)
-    calibrator = Calibrator(path, load_calibration(path))
-    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
-                    calibrator=calibrator) as server:
-        page = browser.new_page()
-        page.on("dialog", lambda dialog: dialog.accept())
-        page.goto(server.url + "/control")
+    with _control_page(browser, tmp_path, Calibration(known_dice=tuple(
+            KnownDie(v, np.full((40, 40, 3), 40 * v, np.uint8)) for v in (1, 2, 6)))) as (server, page):
         page.click("#forgetknown:has-text('Forget 3 remembered dice')")
         page.wait_for_selector("#forgetknown", state="hidden")
         assert load_calibration(path).known_dice == ()
         assert server.table.state()["camera"]["known_dice"] == 0
-        page.close()
 
 
 def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
