@@ -204,8 +204,8 @@ class Calibrator:
         if not placed:
             return 0
         known = self.calibration.known_dice if self.calibration is not None else ()
-        height, width = frame.shape[:2]
-        self._change((width, height), known_dice=remember(known, frame, placed))
+        # A crop is cut at the die's own size: it says nothing of the frame's geometry.
+        self._change(known_dice=remember(known, frame, placed))
         return len(placed)
 
     def forget_known_dice(self) -> None:
