@@ -48,10 +48,13 @@ class PictureFace:
 @dataclass(frozen=True, eq=False)
 class KnownDie:
     """A die a person confirmed: its colour crop (as the reader's second look cuts it,
-    see ``vision.known_dice``) and the value the person gave it."""
+    see ``vision.known_dice``), the value the person gave it, and where it was seen
+    (``source``, the throw and die, so that a later correction of that throw corrects
+    the remembered value too)."""
 
     value: int
     crop: np.ndarray
+    source: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= int(self.value) <= 6:
@@ -175,7 +178,8 @@ class Calibration:
             ],
             "image_size": list(self.image_size) if self.image_size is not None else None,
             "known_dice": [
-                {"value": k.value, "crop": _encode_png(k.crop)} for k in self.known_dice
+                {"value": k.value, "crop": _encode_png(k.crop), "source": k.source}
+                for k in self.known_dice
             ],
         }
 
@@ -206,6 +210,7 @@ class Calibration:
             KnownDie(
                 value=int(_num(k.get("value"), "known_dice.value")),
                 crop=_decode_png(k.get("crop"), "known_dice.crop", colour=True),
+                source=_text(k.get("source"), "known_dice.source"),
             )
             for k in data.get("known_dice") or ()
         )
@@ -234,6 +239,12 @@ def _num(value: Any, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{name}: expected a number, found {value!r}")  # noqa: TRY004
     return float(value)
+
+
+def _text(value: Any, name: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{name}: expected text, found {value!r}")  # noqa: TRY004
+    return value
 
 
 def _encode_png(image: np.ndarray) -> str:

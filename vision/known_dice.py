@@ -53,11 +53,23 @@ def crop_of(image: np.ndarray, x: float, y: float, face: float) -> np.ndarray:
 
 
 def remember(known: Sequence[KnownDie], image: np.ndarray,
-             dice: Sequence[tuple[float, float, float, int]]) -> tuple[KnownDie, ...]:
+             dice: Sequence[tuple[float, float, float, int]],
+             sources: Sequence[str | None] | None = None) -> tuple[KnownDie, ...]:
     """``known`` with the dice ``(x, y, face, value)`` of ``image`` added (newest last),
-    the oldest forgotten beyond :data:`MAX_KNOWN`."""
-    new = [KnownDie(int(v), crop_of(image, x, y, f)) for x, y, f, v in dice]
+    each seen at the same place in ``sources``; the oldest forgotten beyond
+    :data:`MAX_KNOWN`."""
+    where = list(sources) if sources is not None else [None] * len(dice)
+    new = [KnownDie(int(v), crop_of(image, x, y, f), s) for (x, y, f, v), s in zip(dice, where)]
     return tuple([*known, *new][-MAX_KNOWN:])
+
+
+def relabelled(known: tuple[KnownDie, ...], values: dict[str, int]) -> tuple[KnownDie, ...]:
+    """``known`` with the dice seen at a source in ``values`` given the value there (a
+    person corrected that throw afterwards); the same tuple when nothing changes."""
+    if not any(k.source in values and values[k.source] != k.value for k in known):
+        return known
+    return tuple(KnownDie(values[k.source], k.crop, k.source)
+                 if k.source in values and values[k.source] != k.value else k for k in known)
 
 
 def features(crops: np.ndarray, net: cv2.dnn.Net | None = None) -> np.ndarray:

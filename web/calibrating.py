@@ -188,25 +188,45 @@ class Calibrator:
                                 else "none is taught"))
         self._change(picture_faces=taught[:index] + taught[index + 1:])
 
-    def remember(self, frame: np.ndarray, dice: Sequence[Mapping[str, Any]]) -> int:
+    def remember(self, frame: np.ndarray, dice: Sequence[Mapping[str, Any]],
+                 throw: str | None = None) -> int:
         """Remember the dice of ``frame`` (as the table keeps them, with the values a
         person confirmed) and save; returns how many were remembered. Dice without a
-        place in the frame (added by hand) or a value are left out.
+        place in the frame (added by hand) or a value are left out. ``throw`` names the
+        throw, so that :meth:`relearn` can correct them later.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes.
         """
         from vision.known_dice import remember
         from vision.reader import face_of
 
-        placed = [(float(d["center"][0]), float(d["center"][1]), face_of(d["box"]), int(d["value"]))
-                  for d in dice if d.get("center") is not None and d.get("box") is not None
-                  and d.get("value") is not None]
+        placed = [(i, (float(d["center"][0]), float(d["center"][1]), face_of(d["box"]),
+                       int(d["value"])))
+                  for i, d in enumerate(dice) if d.get("center") is not None
+                  and d.get("box") is not None and d.get("value") is not None]
         if not placed:
             return 0
         known = self.calibration.known_dice if self.calibration is not None else ()
+        sources = [_source(throw, i) for i, _ in placed] if throw is not None else None
         # A crop is cut at the die's own size: it says nothing of the frame's geometry.
-        self._change(known_dice=remember(known, frame, placed))
+        self._change(known_dice=remember(known, frame, [p for _, p in placed], sources))
         return len(placed)
+
+    def relearn(self, throw: str, values: Sequence[Any]) -> bool:
+        """A person corrected throw ``throw`` afterwards (its dice now show ``values``, in
+        order): its remembered dice take the new values, and the file is saved. Returns
+        whether anything changed.
+
+        Raises ``OSError`` when the file cannot be written; then nothing changes."""
+        from vision.known_dice import relabelled
+
+        known = self.calibration.known_dice if self.calibration is not None else ()
+        new = relabelled(known, {_source(throw, i): int(v) for i, v in enumerate(values)
+                                 if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6})
+        if new is known:
+            return False
+        self._change(known_dice=new)
+        return True
 
     def forget_known_dice(self) -> None:
         """Forget every remembered die (the family plays with other dice now), and save.
@@ -240,6 +260,11 @@ class Calibrator:
             new = dataclasses.replace(new, **fields)
             save_calibration(new, self.path)
             self.calibration = new
+
+
+def _source(throw: str, die: int) -> str:
+    """Where a remembered die was seen: its throw, and its place among the throw's dice."""
+    return f"{throw} die {die + 1}"
 
 
 def check_tray(points: Any, image_size: tuple[int, int]) -> tuple[tuple[float, float], ...]:

@@ -387,6 +387,8 @@ class Table:
             self._commit({"type": "correct", "action": index, "dice": dice},
                          reading=linked.id if new_dice is not None and linked else None,
                          reading_dice=new_dice)
+            if linked is not None and new_dice is not None:
+                self._relearn(linked, dice)
 
     def correct_die(self, reading_id: Any, die: Any, value: Any, teach: Any = False) -> None:
         """One tap on the control page: die ``die`` (0-based) of a reading shows ``value``.
@@ -410,6 +412,7 @@ class Table:
                 values = [d.get("value") for d in dice]
                 self._commit({"type": "correct", "action": reading.action, "dice": values},
                              reading=reading.id, reading_dice=dice)
+                self._relearn(reading, values)
             elif reading.status == "waiting":
                 self._fix_waiting(reading.id, dice)
             else:
@@ -503,18 +506,33 @@ class Table:
         reader reads those dice surely next time (vision.known_dice). The throw is scored
         already; a calibration that cannot be saved only means they are not remembered."""
         frame = self._reading_frames.get(reading_id)
-        if self._calibrator is None or frame is None:
+        reading = self.store.reading(reading_id)
+        if self._calibrator is None or frame is None or reading is None:
             return
         try:
-            self._calibrator.remember(frame, dice)
+            self._calibrator.remember(frame, dice, _throw(reading))
         except OSError as exc:
             log.warning("the dice of reading %d could not be remembered: %s", reading_id, exc)
         else:
             self._publish(self.store.bump())
 
+    def _relearn(self, reading: Any, values: list[Any]) -> None:
+        """A scored throw was corrected: dice remembered from it take the new values (a
+        person's slip when checking it is not read surely from then on)."""
+        if self._calibrator is None:
+            return
+        try:
+            changed = self._calibrator.relearn(_throw(reading), values)
+        except OSError as exc:
+            log.warning("the remembered dice of reading %d could not be corrected: %s",
+                        reading.id, exc)
+        else:
+            if changed:
+                self._publish(self.store.bump())
+
     def forget_known_dice(self) -> None:
-        """Forget the dice remembered from checked throws: after a change of dice set, or
-        when a die was confirmed with a wrong value (it would be read that way surely)."""
+        """Forget the dice remembered from checked throws: after a change of dice set (a
+        slip when checking a throw is mended by correcting that throw instead)."""
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to forget dice from", 409)
         calibrator = self._calibrator
@@ -721,6 +739,12 @@ class Table:
             fixed.append(_set_die(d, int(near.value), "fixed by the demo family")
                          if d.get("flagged") or d.get("value") != near.value else d)
         self._score_waiting(reading["id"], fixed)
+
+
+def _throw(reading: Any) -> str:
+    """A name for a reading's throw that stays its own in the calibration file, which
+    outlives the store's reading ids (a new data folder counts from 1 again)."""
+    return f"throw read at {reading.created:.6f}"
 
 
 def _check_die_index(reading: Any, die: Any) -> None:

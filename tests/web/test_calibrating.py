@@ -120,6 +120,23 @@ def test_a_checked_throw_is_remembered_until_forgotten(api: Any, calibrator: Cal
     assert load_calibration(calibrator.path).known_dice == ()
 
 
+def test_correcting_a_checked_throw_corrects_what_was_remembered(
+        api: Any, calibrator: Calibrator) -> None:
+    reading_id, logo = _throw_logo(api, calibrator)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 1})   # a slip: it is a 2
+    assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [1, 3, 6]
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 2})
+    assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [2, 3, 6]
+    # By the roll's log index too (the history page's correction).
+    action = api.state()["reading"]["action"]
+    values = [d["value"] for d in api.state()["reading"]["dice"]]
+    values[logo] = 4
+    api.post("correct", {"action": action, "dice": values})
+    assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [3, 4, 6]
+    # Dice remembered from other throws keep their values.
+    assert api.state()["camera"]["known_dice"] == 3
+
+
 def test_a_throw_scored_unchecked_is_not_remembered(api: Any, calibrator: Calibrator) -> None:
     from vision.sim import render_tray
 
