@@ -173,14 +173,21 @@ def remembered(folder: Path | str, split: str = "train",
         raise ValueError("the check split is what the memory is measured on, not made of")
     known: tuple[KnownDie, ...] = ()
     for im in select(folder, split):
-        image = cv2.imread(str(Path(folder) / im.file))
-        if image is None:
-            raise ValueError(f"{Path(folder) / im.file}: not a readable image")
-        dice = read_dice(image, calibration).dice
-        pairs, _, _ = match(dice, im.dice)
-        known = known_dice.remember(known, image, [
-            (*dice[i].center, dice[i].face, im.dice[j].value) for i, j in pairs])
+        known = remembered_photo(known, folder, im, calibration)
     return known
+
+
+def remembered_photo(known: tuple[KnownDie, ...], folder: Path | str, im: LabelledImage,
+                     calibration: Calibration | None = None) -> tuple[KnownDie, ...]:
+    """``known`` and the dice of one labelled photo, each die the reader finds
+    remembered with its label's value."""
+    image = cv2.imread(str(Path(folder) / im.file))
+    if image is None:
+        raise ValueError(f"{Path(folder) / im.file}: not a readable image")
+    dice = read_dice(image, calibration).dice
+    pairs, _, _ = match(dice, im.dice)
+    return known_dice.remember(known, image, [
+        (*dice[i].center, dice[i].face, im.dice[j].value) for i, j in pairs])
 
 
 class _Tally:

@@ -66,10 +66,9 @@ def remember(known: Sequence[KnownDie], image: np.ndarray,
 def relabelled(known: tuple[KnownDie, ...], values: dict[str, int]) -> tuple[KnownDie, ...]:
     """``known`` with the dice seen at a source in ``values`` given the value there (a
     person corrected that throw afterwards); the same tuple when nothing changes."""
-    if not any(k.source in values and values[k.source] != k.value for k in known):
-        return known
-    return tuple(KnownDie(values[k.source], k.crop, k.source)
-                 if k.source in values and values[k.source] != k.value else k for k in known)
+    new = tuple(KnownDie(values[k.source], k.crop, k.source)
+                if k.source in values and values[k.source] != k.value else k for k in known)
+    return known if all(a is b for a, b in zip(new, known)) else new
 
 
 def features(crops: np.ndarray, net: cv2.dnn.Net | None = None) -> np.ndarray:

@@ -16,7 +16,7 @@ import pytest
 
 from calibration import Calibration, KnownDie, load_calibration, save_calibration
 from vision import known_dice
-from vision.evaluate import load_labels, match, remembered
+from vision.evaluate import load_labels, remembered, remembered_photo
 from vision.reader import THRESHOLD, read_dice
 
 pytestmark = pytest.mark.datasets
@@ -34,11 +34,7 @@ def _photo(datasets: Path, name: str) -> np.ndarray:
 def _confirmed(datasets: Path, name: str) -> tuple[KnownDie, ...]:
     """The dice of photo ``name`` as a person confirmed them: the values of its labels."""
     labels = next(im for im in load_labels(datasets / "byler-d6") if im.file == name)
-    image = _photo(datasets, name)
-    dice = read_dice(image).dice
-    pairs, _, _ = match(dice, labels.dice)
-    return known_dice.remember((), image, [(*dice[i].center, dice[i].face, labels.dice[j].value)
-                                           for i, j in pairs])
+    return remembered_photo((), datasets / "byler-d6", labels)
 
 
 def _unsure_two(datasets: Path) -> tuple[np.ndarray, int]:
