@@ -88,6 +88,10 @@ EDGE_CUT = 0.2
 WALL_NEAR = 2.0
 WALL_TILT = 0.05
 
+# The second look's probabilities for the dice it has read in one read, by (x, y, face):
+# a die by the wall it has read as unsure is not read again for leaning.
+Closer = dict[tuple[float, float, float], np.ndarray]
+
 
 def available() -> bool:
     """Whether both model files are in this checkout."""
@@ -97,7 +101,9 @@ def available() -> bool:
 def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     """Read every die: detector candidates, each confirmed and read by the classifier."""
     sized = calibration is not None and bool(calibration.die_size_px)
-    cands, probs = _look(image, calibration, detect.detect(image, calibration, suppress=False))
+    closer: Closer = {}
+    cands, probs = _look(image, calibration, detect.detect(image, calibration, suppress=False),
+                         closer)
     if not sized:
         # Nothing read surely at the usual scale, or only big dice: perhaps a close-up,
         # with dice too big for it (vision.detect.BIG_FACE); or only small ones: perhaps
@@ -107,10 +113,10 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
         for maybe, find in ((_maybe_bigger, detect.detect_coarse),
                             (_maybe_smaller, detect.detect_fine)):
             if maybe(image, calibration, cands, probs):
-                more, more_probs = _look(image, calibration, find(image, calibration))
+                more, more_probs = _look(image, calibration, find(image, calibration), closer)
                 cands, probs = cands + more, np.concatenate([probs, more_probs])
     if not sized:
-        cands, probs = _recut(image, cands, probs)
+        cands, probs = _recut(image, cands, probs, closer)
     # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.
     keep = [(c, p) for c, p in zip(cands, probs)
             if int(np.argmax(p)) != classify.NOT_DIE or _doubtful(c, p)]
@@ -121,7 +127,8 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     by_id = {id(c): p for c, p in keep}
     taught = calibration.picture_faces if calibration is not None else ()
     known = calibration.known_dice if calibration is not None else ()
-    leaning = _leaning_on_wall(image, calibration, [(c, by_id[id(c)]) for c in kept_cands])
+    leaning = _leaning_on_wall(image, calibration, [(c, by_id[id(c)]) for c in kept_cands],
+                               closer)
     out: list[DieRead] = []
     for c in kept_cands:
         p = by_id[id(c)]
@@ -175,7 +182,8 @@ def _remembered(image: np.ndarray, dice: list[DieRead],
 
 
 def _look(image: np.ndarray, calibration: Calibration | None,
-          cands: list[detect.Candidate]) -> tuple[list[detect.Candidate], np.ndarray]:
+          cands: list[detect.Candidate], closer: Closer
+          ) -> tuple[list[detect.Candidate], np.ndarray]:
     """The candidates the calibration allows, and the classifiers' probabilities for them."""
     if calibration is not None:
         cands = [c for c in cands if calibration.in_tray(c.x, c.y)]
@@ -185,15 +193,16 @@ def _look(image: np.ndarray, calibration: Calibration | None,
             cands = [c for c in cands if not _part_of_tray(image, background, ratio, c)]
         if calibration.die_size_px:
             cands = _sized(cands, float(calibration.die_size_px))
-    return cands, _probabilities(image, cands)
+    return cands, _probabilities(image, cands, closer)
 
 
-def _probabilities(image: np.ndarray, cands: list[detect.Candidate]) -> np.ndarray:
+def _probabilities(image: np.ndarray, cands: list[detect.Candidate], closer: Closer
+                   ) -> np.ndarray:
     """The classifiers' probabilities for ``cands``: the first look, then the second."""
     probs = classify.classify(classify.crops_of(image, [(c.x, c.y, c.face) for c in cands]),
                               views=VIEWS)
     if SECOND_LOOK and len(probs):
-        probs = _second_look(image, cands, probs)
+        probs = _second_look(image, cands, probs, closer)
     return probs
 
 
@@ -211,8 +220,8 @@ def _maybe_smaller(image: np.ndarray, calibration: Calibration | None,
     return not sure or float(np.median(sure)) * detect.usual_scale(image, calibration) < detect.SMALL_FACE
 
 
-def _recut(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndarray
-           ) -> tuple[list[detect.Candidate], np.ndarray]:
+def _recut(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndarray,
+           closer: Closer) -> tuple[list[detect.Candidate], np.ndarray]:
     """Candidates read unsurely, sized well below the dice read surely and next to one,
     read again cut at those dice's median size; the new reading is kept unless it is
     "not a die"."""
@@ -232,7 +241,7 @@ def _recut(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndarray
     if not redo:
         return cands, probs
     again = [dataclasses.replace(cands[i], face=size) for i in redo]
-    more = _probabilities(image, again)
+    more = _probabilities(image, again, closer)
     cands, probs = list(cands), probs.copy()
     for c, p, i in zip(again, more, redo):
         if int(np.argmax(p)) != classify.NOT_DIE:
@@ -241,9 +250,11 @@ def _recut(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndarray
 
 
 def _leaning_on_wall(image: np.ndarray, calibration: Calibration | None,
-                     dice: list[tuple[detect.Candidate, np.ndarray]]) -> dict[int, float]:
+                     dice: list[tuple[detect.Candidate, np.ndarray]],
+                     closer: Closer) -> dict[int, float]:
     """The dice read as a value that may lean on the calibrated tray's wall (see
-    WALL_NEAR): ``id`` of the candidate to the second look's "tilted" probability."""
+    WALL_NEAR): ``id`` of the candidate to the second look's "tilted" probability.
+    A die the second look has read already in this read (``closer``) is not read again."""
     if calibration is None or calibration.tray is None or not classify.second_available():
         return {}
     near = []
@@ -253,8 +264,9 @@ def _leaning_on_wall(image: np.ndarray, calibration: Calibration | None,
             near.append(c)
     if not near:
         return {}
-    tilted = classify.classify_closely(image, [(c.x, c.y, c.face) for c in near])[:, classify.TILTED]
-    return {id(c): float(t) for c, t in zip(near, tilted) if t >= WALL_TILT}
+    _look_closely(image, [(c.x, c.y, c.face) for c in near], closer)
+    tilted = {id(c): float(closer[(c.x, c.y, c.face)][classify.TILTED]) for c in near}
+    return {k: t for k, t in tilted.items() if t >= WALL_TILT}
 
 
 def _doubtful(c: detect.Candidate, p: np.ndarray) -> bool:
@@ -323,7 +335,7 @@ def _part_of_tray(image: np.ndarray, background: np.ndarray, ratio: float,
 
 
 def _second_look(image: np.ndarray, cands: list[detect.Candidate],
-                 probs: np.ndarray) -> np.ndarray:
+                 probs: np.ndarray, closer: Closer) -> np.ndarray:
     """Read the dice the first look was unsure of again, with the second-look model."""
     if not classify.second_available():
         return probs
@@ -332,13 +344,22 @@ def _second_look(image: np.ndarray, cands: list[detect.Candidate],
               if top[i] < classify.NOT_DIE and probs[i, top[i]] < SECOND_LOOK_BELOW]
     if not unsure:
         return probs
-    closer = classify.classify_closely(
-        image, [(cands[i].x, cands[i].y, cands[i].face) for i in unsure])
+    where = [(cands[i].x, cands[i].y, cands[i].face) for i in unsure]
+    _look_closely(image, where, closer)
     out = probs.copy()
-    for j, i in enumerate(unsure):
+    for i, key in zip(unsure, where):
         # A die the first look finds possibly leaning keeps its first (unsure) reading
         # unless the closer look finds it flat as well.
-        if probs[i, classify.TILTED] >= TILT_HINT and closer[j, classify.TILTED] >= CLOSER_TILT_HINT:
+        if probs[i, classify.TILTED] >= TILT_HINT and closer[key][classify.TILTED] >= CLOSER_TILT_HINT:
             continue
-        out[i] = closer[j]
+        out[i] = closer[key]
     return out
+
+
+def _look_closely(image: np.ndarray, where: list[tuple[float, float, float]],
+                  closer: Closer) -> None:
+    """Have the second look read the ``(x, y, face)`` dice it has not read yet in this
+    read, in one batch, and keep its probabilities in ``closer``."""
+    new = list(dict.fromkeys(key for key in where if key not in closer))
+    if new:
+        closer.update(zip(new, classify.classify_closely(image, new)))

@@ -334,6 +334,30 @@ def test_second_look_decides_unsure_dice(monkeypatch: pytest.MonkeyPatch, first:
     assert calls == ([n for n in n_cands if n] if unsure else [])
 
 
+def test_a_die_by_the_wall_gets_one_closer_look_not_two(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A die by a calibrated tray's wall that the second look has read already (the first
+    look was unsure) is checked for leaning with that reading, not read again."""
+    from vision import classify, learned
+    from vision.sim import wall_trays
+
+    image, truth, rect = next(wall_trays(range(2000, 2001)))
+    cal = Calibration.from_rect(*rect, die_size_px=float(np.median([d.side for d in truth])))
+    looked: list[tuple[float, float, float]] = []
+
+    def closely(_image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
+        looked.extend(centres)
+        return np.tile(_probs(5, 0.97), (len(centres), 1))
+
+    monkeypatch.setattr(classify, "classify",
+                        lambda crops, views=1: np.tile(_probs(5, 0.6), (len(crops), 1)))
+    monkeypatch.setattr(classify, "classify_closely", closely)
+    reading = read_dice(image, cal)
+    by_wall = [d for d in reading.dice
+               if cal.edge_distance(*d.center) <= learned.WALL_NEAR * d.face]
+    assert by_wall and all(d.value == 5 and not d.flagged for d in reading.dice)
+    assert len(looked) == len(set(looked)) == len(reading.dice)
+
+
 def test_without_the_second_look_model_unsure_dice_stay_flagged(
         monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
     from pathlib import Path
