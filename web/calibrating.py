@@ -212,6 +212,12 @@ class Calibrator:
         self._change(known_dice=remember(known, frame, [p for _, p in placed], sources))
         return len(placed)
 
+    def remembers(self, throw: str) -> bool:
+        """Whether dice of throw ``throw`` are remembered."""
+        known = self.calibration.known_dice if self.calibration is not None else ()
+        return any(k.source is not None and k.source.rsplit(" die ", 1)[0] == throw
+                   for k in known)
+
     def relearn(self, throw: str, values: Sequence[Any]) -> bool:
         """A person corrected throw ``throw`` afterwards (its dice now show ``values``, in
         order): its remembered dice take the new values, and the file is saved. Returns

@@ -34,6 +34,10 @@ DEMO_PLAYERS = ["Aino", "Bertil", "Cecilia"]
 # JPEG in the data folder): a person checking the tray sees which die is which, and a
 # picture face can be taught from it, after a restart too.
 KEEP_READING_FRAMES = 4
+# Scored throws whose frames are kept too, in memory only: the control page shows the
+# latest throw as the camera saw it (which die is which, to correct one), and a scored
+# throw corrected soon after is remembered with its corrected values (vision.known_dice).
+KEEP_SCORED_FRAMES = 2
 
 
 class TableError(ValueError):
@@ -97,6 +101,8 @@ class Table:
         self._calibrator = calibrator
         # The frames of the latest waiting readings, by reading id.
         self._reading_frames = ThrowFrames(store.dir / "frames", KEEP_READING_FRAMES)
+        # Apart from those, so a run of scored throws never takes a waiting one's picture.
+        self._scored_frames = ThrowFrames(None, KEEP_SCORED_FRAMES)
         self._watcher_factory = watcher_factory
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -252,8 +258,7 @@ class Table:
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
                       "teachable": self._teachable(reading) if waiting else [],
-                      "picture": waiting and reading is not None
-                      and reading.id in self._reading_frames},
+                      "picture": reading is not None and self._frame(reading.id) is not None},
         }
 
     @property
@@ -321,16 +326,19 @@ class Table:
 
     def _commit(self, action: dict[str, Any], *, reading: int | None = None,
                 reading_dice: list[dict[str, Any]] | None = None,
-                new_reading: list[dict[str, Any]] | None = None) -> None:
-        """Check, store, apply, publish: the one path every action takes."""
+                new_reading: list[dict[str, Any]] | None = None, new_frame: Any = None) -> None:
+        """Check, store, apply, publish: the one path every action takes. ``new_frame`` is
+        the camera's frame of ``new_reading``, kept for a while (KEEP_SCORED_FRAMES)."""
         with self._lock:
             game = self._need_game()
             assert self.game_id is not None
             game.check(action)
             index = len(game.log)
-            revision, _ = self.store.append_action(self.game_id, index, action, reading=reading,
-                                                   reading_dice=reading_dice,
-                                                   new_reading=new_reading)
+            revision, new_id = self.store.append_action(self.game_id, index, action,
+                                                        reading=reading, reading_dice=reading_dice,
+                                                        new_reading=new_reading)
+            if new_id is not None and new_frame is not None:
+                self._scored_frames.add(new_id, new_frame)
             game.apply(action)
             st = game.state()
             if st["finished"] and self._finished_at is None:
@@ -388,7 +396,7 @@ class Table:
                          reading=linked.id if new_dice is not None and linked else None,
                          reading_dice=new_dice)
             if linked is not None and new_dice is not None:
-                self._relearn(linked, dice)
+                self._learn_correction(linked, new_dice)
 
     def correct_die(self, reading_id: Any, die: Any, value: Any, teach: Any = False) -> None:
         """One tap on the control page: die ``die`` (0-based) of a reading shows ``value``.
@@ -412,7 +420,7 @@ class Table:
                 values = [d.get("value") for d in dice]
                 self._commit({"type": "correct", "action": reading.action, "dice": values},
                              reading=reading.id, reading_dice=dice)
-                self._relearn(reading, values)
+                self._learn_correction(reading, dice)
             elif reading.status == "waiting":
                 self._fix_waiting(reading.id, dice)
             else:
@@ -516,13 +524,25 @@ class Table:
         else:
             self._publish(self.store.bump())
 
-    def _relearn(self, reading: Any, values: list[Any]) -> None:
+    def _learn_correction(self, reading: Any, dice: list[dict[str, Any]]) -> None:
         """A scored throw was corrected: dice remembered from it take the new values (a
-        person's slip when checking it is not read surely from then on)."""
+        person's slip when checking it is not read surely from then on); a throw not
+        remembered yet whose frame is still kept is remembered now, as corrected (a person
+        has looked at it)."""
         if self._calibrator is None:
             return
+        throw = _throw(reading)
+        frame = self._scored_frames.get(reading.id)
+        if frame is not None and not self._calibrator.remembers(throw):
+            try:
+                self._calibrator.remember(frame, dice, throw)
+            except OSError as exc:
+                log.warning("the dice of reading %d could not be remembered: %s", reading.id, exc)
+            else:
+                self._publish(self.store.bump())
+            return
         try:
-            changed = self._calibrator.relearn(_throw(reading), values)
+            changed = self._calibrator.relearn(throw, [d.get("value") for d in dice])
         except OSError as exc:
             log.warning("the remembered dice of reading %d could not be corrected: %s",
                         reading.id, exc)
@@ -585,7 +605,8 @@ class Table:
                 return
             action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice]}
             try:
-                self._commit(action, new_reading=dice)
+                frame = self._calibrator.frame_of(reading) if self._calibrator is not None else None
+                self._commit(action, new_reading=dice, new_frame=frame)
             except scorer.IllegalAction as exc:
                 # The engine refused what the table thought it expected: let a person look.
                 _, revision = self.store.add_reading(self.game_id, dice, "waiting",
@@ -600,15 +621,20 @@ class Table:
             return
         self._reading_frames.add(reading_id, frame)
 
+    def _frame(self, reading_id: int) -> Any:
+        """The kept frame of a waiting or a scored reading, if it is still kept."""
+        frame = self._reading_frames.get(reading_id)
+        return frame if frame is not None else self._scored_frames.get(reading_id)
+
     def reading_picture(self, reading_id: Any) -> Any:
         """The frame of reading ``reading_id`` (while kept) with each die's box drawn and
         numbered as the control page numbers them (BGR)."""
         with self._lock:
             reading = self._reading(reading_id)
-            frame = self._reading_frames.get(reading.id)
+            frame = self._frame(reading.id)
             if frame is None:
                 raise TableError(f"the picture of reading {reading.id} is not kept (only the "
-                                 "latest waiting throws' are)", 404)
+                                 "latest throws' are)", 404)
             dice = [dict(d) for d in reading.dice]
         out = frame.copy()
         thick = max(2, out.shape[1] // 400)

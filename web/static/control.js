@@ -113,7 +113,7 @@ function renderReading(s) {
     (short ? `<button class="secondary" id="adddie" title="a die the camera missed">+ missed die</button>` : "") +
     `</div>` +
     // The throw as the camera saw it, dice boxed and numbered as above: which die is which.
-    (waiting && s.table.picture ? `<img class="readingpic" alt="the throw as the camera saw it" ` +
+    (s.table.picture ? `<img class="readingpic" alt="the throw as the camera saw it" ` +
       `src="/api/readings/${r.id}/picture.jpg?dice=${r.dice.map((d) => (d.value || 0) + (d.flagged ? "f" : "")).join("-")}">` : "");
   box.querySelectorAll("[data-die]").forEach((el) => {
     el.addEventListener("click", () => openPicker(Number(el.dataset.die), waiting));
