@@ -215,8 +215,7 @@ class Calibrator:
     def remembers(self, throw: str) -> bool:
         """Whether dice of throw ``throw`` are remembered."""
         known = self.calibration.known_dice if self.calibration is not None else ()
-        return any(k.source is not None and k.source.rsplit(" die ", 1)[0] == throw
-                   for k in known)
+        return any(k.source is not None and _throw_of(k.source) == throw for k in known)
 
     def relearn(self, throw: str, values: Sequence[Any]) -> bool:
         """A person corrected throw ``throw`` afterwards (its dice now show ``values``, in
@@ -271,6 +270,11 @@ class Calibrator:
 def _source(throw: str, die: int) -> str:
     """Where a remembered die was seen: its throw, and its place among the throw's dice."""
     return f"{throw} die {die + 1}"
+
+
+def _throw_of(source: str) -> str:
+    """The throw a remembered die was seen in (:func:`_source` read back)."""
+    return source.rsplit(" die ", 1)[0]
 
 
 def check_tray(points: Any, image_size: tuple[int, int]) -> tuple[tuple[float, float], ...]:
