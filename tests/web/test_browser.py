@@ -105,6 +105,12 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
         # A die of pips offers nothing to remember.
         server.table.handle_reading(calibrator.read(image))
         page.wait_for_selector("#reading [data-die='2'] svg")
+        # Read by itself and scored, the throw is still shown as the camera saw it.
+        scored = server.table.state()["reading"]
+        assert scored["status"] == "scored"
+        page.wait_for_function(
+            f"document.querySelector('#reading img.readingpic')?.src.includes('/readings/{scored['id']}/')"
+            " && document.querySelector('#reading img.readingpic').naturalWidth === 640")
         page.click(f"#reading [data-die='{(logo + 1) % 3}'] svg")
         assert page.locator("#teach").count() == 0
         page.click("#pickcancel")
