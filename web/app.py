@@ -157,6 +157,12 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         # Never kept: picture N is another one once an earlier one is forgotten.
         return _picture(_found(lambda: table.taught_picture(index)), ".png")
 
+    @app.get("/api/known-dice/<int:index>.png")
+    def known_die_picture(index: int) -> Response:
+        # A remembered die, shown beside its value so one remembered wrongly can be
+        # forgotten. Never kept: die N is another one once an earlier one is forgotten.
+        return _picture(_found(lambda: table.known_die_picture(index)), ".png")
+
     @app.get("/api/events")
     def events() -> Response:
         last = _last_event_id(request.headers.get("Last-Event-ID")
@@ -220,8 +226,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         table.forget_pictures(data.get("picture"))
 
     @post("/api/forget-known-dice")
-    def forget_known_dice(_data: dict[str, Any]) -> None:
-        table.forget_known_dice()
+    def forget_known_dice(data: dict[str, Any]) -> None:
+        table.forget_known_dice(data.get("die"))
 
     @post("/api/confirm")
     def confirm(data: dict[str, Any]) -> None:

@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import cv2
 import numpy as np
@@ -37,6 +37,7 @@ import numpy as np
 from calibration import Calibration, save_calibration
 
 log = logging.getLogger("dicetray.calibration")
+T = TypeVar("T")
 
 # Frames of the latest readings kept in memory (3.7 MB each at 1280×960). A reading
 # reaches the table as soon as the watcher has voted over its few still frames, and the
@@ -179,14 +180,7 @@ class Calibrator:
         and ``OSError`` when the file cannot be written; either way nothing changes.
         """
         taught = self.calibration.picture_faces if self.calibration is not None else ()
-        if index is None:
-            self._change(picture_faces=())
-            return
-        if not 0 <= index < len(taught):
-            raise ValueError(f"there is no taught picture {index}: "
-                             + (f"they are numbered 0 to {len(taught) - 1}" if taught
-                                else "none is taught"))
-        self._change(picture_faces=taught[:index] + taught[index + 1:])
+        self._change(picture_faces=_without(taught, index, "taught picture", "none is taught"))
 
     def remember(self, frame: np.ndarray, dice: Sequence[Mapping[str, Any]],
                  throw: str | None = None) -> int:
@@ -233,11 +227,14 @@ class Calibrator:
         self._change(known_dice=new)
         return True
 
-    def forget_known_dice(self) -> None:
-        """Forget every remembered die (the family plays with other dice now), and save.
+    def forget_known_dice(self, index: int | None = None) -> None:
+        """Forget the remembered die at ``index`` (remembered with a wrong value), or every
+        one with ``None`` (the family plays with other dice now), and save.
 
-        Raises ``OSError`` when the file cannot be written; then nothing changes."""
-        self._change(known_dice=())
+        Raises ``ValueError`` naming the fault for an index that is not a remembered die,
+        and ``OSError`` when the file cannot be written; either way nothing changes."""
+        known = self.calibration.known_dice if self.calibration is not None else ()
+        self._change(known_dice=_without(known, index, "remembered die", "none is remembered"))
 
     def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the
@@ -265,6 +262,25 @@ class Calibrator:
             new = dataclasses.replace(new, **fields)
             save_calibration(new, self.path)
             self.calibration = new
+
+
+def _without(items: tuple[T, ...], index: int | None, what: str, none: str) -> tuple[T, ...]:
+    """``items`` without the one at ``index``, or without any with ``None``; ``ValueError``
+    naming ``what`` for an index that is not one of them.
+
+    >>> _without((1, 2, 3), 1, "taught picture", "none is taught")
+    (1, 3)
+    >>> _without((), 0, "remembered die", "none is remembered")
+    Traceback (most recent call last):
+    ...
+    ValueError: there is no remembered die 0: none is remembered
+    """
+    if index is None:
+        return ()
+    if not 0 <= index < len(items):
+        raise ValueError(f"there is no {what} {index}: "
+                         + (f"they are numbered 0 to {len(items) - 1}" if items else none))
+    return items[:index] + items[index + 1:]
 
 
 def _source(throw: str, die: int) -> str:

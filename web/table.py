@@ -38,6 +38,9 @@ KEEP_READING_FRAMES = 4
 # latest throw as the camera saw it (which die is which, to correct one), and a scored
 # throw corrected soon after is remembered with its corrected values (vision.known_dice).
 KEEP_SCORED_FRAMES = 2
+# The newest remembered dice the control page shows, each with its value and "Forget":
+# a die remembered with a wrong value (a slip when checking) is found and dropped there.
+SHOWN_KNOWN_DICE = 12
 
 
 class TableError(ValueError):
@@ -254,7 +257,8 @@ class Table:
             "reading": reading.to_json() if reading is not None else None,
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
-                       "empty_tray": self._has_empty_tray(), "known_dice": self._known_dice()},
+                       "empty_tray": self._has_empty_tray(), "known_dice": self._known_dice(),
+                       "newest_known_dice": self._newest_known()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
                       "teachable": self._teachable(reading) if waiting else [],
@@ -290,6 +294,14 @@ class Table:
         """How many dice from checked throws the reader remembers."""
         cal = self._calibration
         return len(cal.known_dice) if cal is not None else 0
+
+    def _newest_known(self) -> list[list[int]]:
+        """The newest remembered dice (at most SHOWN_KNOWN_DICE), newest first, as
+        ``[index, value]``: the control page shows them, each to be forgotten alone."""
+        cal = self._calibration
+        known = cal.known_dice if cal is not None else ()
+        first = max(0, len(known) - SHOWN_KNOWN_DICE)
+        return [[i, int(known[i].value)] for i in range(len(known) - 1, first - 1, -1)]
 
     def _has_empty_tray(self) -> bool:
         """Whether the reader holds the empty tray's picture."""
@@ -550,13 +562,25 @@ class Table:
             if changed:
                 self._publish(self.store.bump())
 
-    def forget_known_dice(self) -> None:
-        """Forget the dice remembered from checked throws: after a change of dice set (a
-        slip when checking a throw is mended by correcting that throw instead)."""
+    def forget_known_dice(self, die: Any = None) -> None:
+        """Forget the remembered die at index ``die`` (the control page shows the newest),
+        or with ``None`` all the dice remembered from checked throws: after a change of dice
+        set (a slip when checking a throw is mended by correcting that throw instead)."""
+        if die is not None and (not isinstance(die, int) or isinstance(die, bool)):
+            raise TableError(f"'die' is the number of a remembered die (from 0), not {die!r}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to forget dice from", 409)
         calibrator = self._calibrator
-        self._calibrate(calibrator.forget_known_dice)
+        self._calibrate(lambda: calibrator.forget_known_dice(die))
+
+    def known_die_picture(self, index: int) -> Any:
+        """The crop of the remembered die at ``index``, as the control page shows it beside
+        its value."""
+        cal = self._calibration
+        known = cal.known_dice if cal is not None else ()
+        if not 0 <= index < len(known):
+            raise TableError(f"there is no remembered die {index}", 404)
+        return known[index].crop
 
     def _reading(self, reading_id: Any) -> Any:
         if isinstance(reading_id, bool) or not isinstance(reading_id, int):

@@ -173,10 +173,20 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
     path = tmp_path / "calibration.json"
     with _control_page(browser, tmp_path, Calibration(known_dice=tuple(
             KnownDie(v, np.full((40, 40, 3), 40 * v, np.uint8)) for v in (1, 2, 6)))) as (server, page):
-        page.click("#forgetknown:has-text('Forget 3 remembered dice')")
+        # The newest first, each with its value; one remembered wrongly goes alone.
+        page.wait_for_selector("#knowndice [data-known='0'] img")
+        assert [page.inner_text(f"#knowndice [data-known='{i}']").split()[:2] for i in (2, 1, 0)] \
+            == [["is", "6"], ["is", "2"], ["is", "1"]]
+        page.wait_for_function("[...document.querySelectorAll('#knowndice img')]"
+                               ".every((img) => img.naturalWidth === 40)")
+        page.click("#knowndice [data-forgetknown='1']")
+        page.wait_for_selector("#forgetknown:has-text('Forget 2 remembered dice')")
+        assert [k.value for k in load_calibration(path).known_dice] == [1, 6]
+        page.click("#forgetknown:has-text('Forget 2 remembered dice')")
         page.wait_for_selector("#forgetknown", state="hidden")
         assert load_calibration(path).known_dice == ()
         assert server.table.state()["camera"]["known_dice"] == 0
+        assert not page.is_visible("#knowndice")
 
 
 def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(

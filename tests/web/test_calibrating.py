@@ -199,6 +199,35 @@ def test_only_the_latest_scored_throws_pictures_are_kept(api: Any, calibrator: C
     assert gone.status_code == 404 and "not kept" in gone.get_json()["error"]
 
 
+def test_a_remembered_die_is_shown_and_forgotten_alone(api: Any, calibrator: Calibrator) -> None:
+    reading_id, logo = _throw_logo(api, calibrator)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 1})   # a slip: it is a 2
+    newest = api.state()["camera"]["newest_known_dice"]
+    assert [i for i, _v in newest] == [2, 1, 0] and sorted(v for _i, v in newest) == [1, 3, 6]
+    picture = api.client.get("/api/known-dice/0.png")
+    assert picture.status_code == 200 and picture.mimetype == "image/png"
+    slip = next(i for i, v in newest if v == 1)
+    api.post("forget-known-dice", {"die": slip})
+    assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [3, 6]
+    assert sorted(v for _i, v in api.state()["camera"]["newest_known_dice"]) == [3, 6]
+
+
+@pytest.mark.parametrize(("body", "status", "says"), [
+    ({"die": 5}, 400, "there is no remembered die 5: they are numbered 0 to 2"),
+    ({"die": "1"}, 400, "'die' is the number of a remembered die"),
+    ({"die": True}, 400, "'die' is the number of a remembered die"),
+])
+def test_forgetting_a_die_not_remembered_is_refused(api: Any, calibrator: Calibrator,
+                                                    body: dict[str, Any], status: int,
+                                                    says: str) -> None:
+    reading_id, logo = _throw_logo(api, calibrator)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 1})
+    resp = api.client.post("/api/forget-known-dice", json=body)
+    assert resp.status_code == status and says in resp.get_json()["error"]
+    assert len(load_calibration(calibrator.path).known_dice) == 3
+    assert api.client.get("/api/known-dice/3.png").status_code == 404
+
+
 def test_forgetting_remembered_dice_needs_a_calibration(data_dir: Path) -> None:
     store = Store(data_dir)
     table = Table(store)

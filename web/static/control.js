@@ -74,6 +74,7 @@ function renderStatus(s) {
   $("forgetpictures").style.display = taught ? "" : "none";
   $("forgetpictures").textContent = taught === 1 ? "Forget 1 taught picture" : `Forget all ${taught} taught pictures`;
   renderPictures(s.camera.picture_values || []);
+  renderKnownDice(s.camera.newest_known_dice || []);
   const known = s.camera.known_dice || 0;
   $("forgetknown").style.display = known ? "" : "none";
   $("forgetknown").textContent = `Forget ${known} remembered ${known === 1 ? "die" : "dice"}`;
@@ -171,6 +172,22 @@ function renderPictures(values) {
   box.innerHTML = `<span class="muted">Taught pictures:</span>` + values.map((v, i) =>
     `<span class="taught" data-picture="${i}"><img src="/api/pictures/${i}.png?t=${fresh}" ` +
     `alt="taught picture ${i + 1}"> is ${v} <button class="secondary" data-forget="${i}">Forget</button></span>`).join("");
+}
+
+// The newest remembered dice beside their values: one remembered with a wrong value (a
+// slip when checking a throw) is forgotten alone. Rebuilt only when the list changes.
+let shownKnown = null;
+
+function renderKnownDice(newest) {
+  const key = newest.map(([i, v]) => `${i}:${v}`).join(",");
+  if (key === shownKnown) return;
+  shownKnown = key;
+  const box = $("knowndice");
+  box.style.display = newest.length ? "" : "none";
+  const fresh = Date.now();
+  box.innerHTML = `<span class="muted">Newest remembered dice:</span>` + newest.map(([i, v]) =>
+    `<span class="taught" data-known="${i}"><img src="/api/known-dice/${i}.png?t=${fresh}" ` +
+    `alt="remembered die ${i + 1}"> is ${v} <button class="secondary" data-forgetknown="${i}">Forget</button></span>`).join("");
 }
 
 // The tray's outline, tapped corner by corner on the camera's picture (frame pixels).
@@ -360,6 +377,10 @@ async function setup() {
     if (window.confirm("Forget the dice remembered from checked throws? The reader is then unsure of them again until they are checked anew.")) {
       post("forget-known-dice", {}, $("error"));
     }
+  });
+  $("knowndice").addEventListener("click", (ev) => {
+    const button = ev.target.closest("[data-forgetknown]");
+    if (button) post("forget-known-dice", { die: Number(button.dataset.forgetknown) }, $("error"));
   });
   $("pictures").addEventListener("click", (ev) => {
     const button = ev.target.closest("[data-forget]");
