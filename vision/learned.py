@@ -87,12 +87,13 @@ EDGE_CUT = 0.2
 # round) before the bench's trays were read.
 WALL_NEAR = 2.0
 WALL_TILT = 0.05
-# Away from a known wall a die leans too: on the wall of a tray not marked, or on another
-# die. A die read as a value that the first look gives "tilted" LEAN_HINT or more, with
-# no other die within LEAN_ALONE of its size, gets the same closer look, and is reported
-# tilted where it gives LEAN_TILT or more (more than by a wall, where dice lean most).
-# Beside a neighbour the second look takes the neighbour's side for this die's (21 of
-# 340 flat clustered dice called leaning), hence alone. Set on simulated trays other
+# Away from a known wall a die leans too: on the wall of a tray not marked (or of one
+# marked too tightly). A die read as a value that the first look gives "tilted"
+# LEAN_HINT or more, with no other die within LEAN_ALONE of its size, gets the same
+# closer look, and is reported tilted where it gives LEAN_TILT or more (more than by a
+# known wall, where dice lean most). Beside a neighbour the second look takes the
+# neighbour's side for this die's (21 of 340 flat clustered dice called leaning), hence
+# alone; so a die leaning on another die is not asked (the simulator makes none). Set on simulated trays other
 # than the bench's and the tests' (vision/training/README.md, eleventh round): without
 # a calibration 43 -> 52 of 78 leaning dice flagged, by a tray's wall 39 -> 48 of 71,
 # for 1 of 123 flat dice against the wall; random trays, close-ups and clusters read as
