@@ -262,7 +262,8 @@ class Table:
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
                       "teachable": self._teachable(reading) if waiting else [],
-                      "picture": reading is not None and self._frame(reading.id) is not None},
+                      "picture": reading is not None and (reading.id in self._reading_frames
+                                                          or reading.id in self._scored_frames)},
         }
 
     @property
@@ -519,20 +520,21 @@ class Table:
         action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice],
                   "reading": reading_id}
         self._commit(action, reading=reading_id, reading_dice=dice)
-        self._remember(reading_id, dice)
-
-    def _remember(self, reading_id: int, dice: list[dict[str, Any]]) -> None:
-        """A person checked this throw's dice: remember them with their values, so the
-        reader reads those dice surely next time (vision.known_dice). The throw is scored
-        already; a calibration that cannot be saved only means they are not remembered."""
-        frame = self._reading_frames.get(reading_id)
         reading = self.store.reading(reading_id)
-        if self._calibrator is None or frame is None or reading is None:
+        if reading is not None:
+            self._remember(reading, self._reading_frames.get(reading_id), dice)
+
+    def _remember(self, reading: Any, frame: Any, dice: list[dict[str, Any]]) -> None:
+        """A person looked at this throw's dice: remember them (seen in ``frame``) with
+        their values, so the reader reads those dice surely next time (vision.known_dice).
+        The throw is scored already; a calibration that cannot be saved only means they
+        are not remembered."""
+        if self._calibrator is None or frame is None:
             return
         try:
             self._calibrator.remember(frame, dice, _throw(reading))
         except OSError as exc:
-            log.warning("the dice of reading %d could not be remembered: %s", reading_id, exc)
+            log.warning("the dice of reading %d could not be remembered: %s", reading.id, exc)
         else:
             self._publish(self.store.bump())
 
@@ -546,12 +548,7 @@ class Table:
         throw = _throw(reading)
         frame = self._scored_frames.get(reading.id)
         if frame is not None and not self._calibrator.remembers(throw):
-            try:
-                self._calibrator.remember(frame, dice, throw)
-            except OSError as exc:
-                log.warning("the dice of reading %d could not be remembered: %s", reading.id, exc)
-            else:
-                self._publish(self.store.bump())
+            self._remember(reading, frame, dice)
             return
         try:
             changed = self._calibrator.relearn(throw, [d.get("value") for d in dice])
