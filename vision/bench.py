@@ -101,6 +101,33 @@ def _leaning() -> dict[str, Any]:
     return {"leaning_dice_flagged": f"{flagged}/{total}"}
 
 
+def _on_other_dice() -> dict[str, Any]:
+    """Simulated trays with dice leaning on other dice (no calibration): how many of
+    those are flagged, and how many of the flat dice are read right."""
+    flagged, leaning, right, flat = die_leaning_counts(range(100, 140))
+    return {"leaning_dice_flagged": f"{flagged}/{leaning}",
+            "flat_dice_read_right": f"{right}/{flat}"}
+
+
+def die_leaning_counts(seeds: range) -> tuple[int, int, int, int]:
+    """In :func:`vision.sim.die_leaning_trays` ``seeds``, read without a calibration:
+    leaning dice flagged, leaning dice, flat dice read right, flat dice."""
+    from vision.sim import die_leaning_trays, read_near
+
+    flagged = leaning = right = flat = 0
+    for image, truth in die_leaning_trays(seeds):
+        reading = read_dice(image)
+        for die in truth:
+            near = read_near(reading, die)
+            if die.tilted:
+                leaning += 1
+                flagged += all(d.flagged for d in near)
+            else:
+                flat += 1
+                right += len(near) == 1 and near[0].value == die.value and not near[0].flagged
+    return flagged, leaning, right, flat
+
+
 def _by_the_wall() -> dict[str, Any]:
     """Simulated trays with many dice by the wall: of the dice leaning on it, how many
     are flagged, and of the flat dice lying against it, how many are read right, without
@@ -257,6 +284,7 @@ def _run() -> dict[str, Any]:
     out["sim_far_away_1280x960"] = _close_ups((1280, 960), ((0.025, 4), (0.03, 4)))
     out["sim_leaning_640x480"] = _leaning()
     out["sim_by_the_wall_640x480"] = _by_the_wall()
+    out["sim_leaning_on_dice_640x480"] = _on_other_dice()
     out["sim_clustered_640x480"] = _clustered()
     try:
         watcher = importlib.import_module("vision.bench_watcher")

@@ -93,7 +93,10 @@ WALL_TILT = 0.05
 # closer look, and is reported tilted where it gives LEAN_TILT or more (more than by a
 # known wall, where dice lean most). Beside a neighbour the second look takes the
 # neighbour's side for this die's (21 of 340 flat clustered dice called leaning), hence
-# alone; so a die leaning on another die is not asked (the simulator makes none). Set on simulated trays other
+# alone; so a die leaning on another die is not asked. Asking such dice too, believed
+# only from a "tilted" of 0.4, caught 1 more of the bench's 52 dice leaning on dice
+# (vision.sim.die_leaning_trays) and lost 2 of its 40 clusters to flat dice flagged:
+# not adopted (vision/training/README.md, twelfth round). Set on simulated trays other
 # than the bench's and the tests' (vision/training/README.md, eleventh round): without
 # a calibration 43 -> 52 of 78 leaning dice flagged, by a tray's wall 39 -> 48 of 71,
 # for 1 of 123 flat dice against the wall; random trays, close-ups and clusters read as

@@ -130,6 +130,7 @@ class TrayStyle:
     touching: float  # chance that a die is placed touching another
     texture_seed: int = 0
     tilt: float = 0.0  # chance that a die leans against the tray wall (render_tray only)
+    on_die: float = 0.0  # chance that a leaning die leans on a flat die instead (render_tray only)
     wall: float = 0.0  # chance that a flat die lies against the tray wall (render_tray only)
     clutter: int = 0  # things that are not dice (pen, playing card, coin), render_tray only
 
@@ -525,22 +526,40 @@ def _layout(
     floor: tuple[float, float, float, float],
     touching: float,
     leans: Sequence[float | None] | None = None,
+    on_die: Sequence[bool] | None = None,
 ) -> list[tuple[tuple[float, float], float]]:
     """Place dice on the floor without overlap; some touch a neighbour face to face.
 
     A die with a ``lean`` (degrees) leans against one of the four walls: its footprint is
     longer, and its sprite-up side faces the wall; a lean of 0 is a flat die pushed
-    against a wall. Returns (centre, angle) per die.
+    against a wall. A leaning die marked ``on_die`` leans on a flat die instead: seen
+    from above that is the same picture, the flat die's side standing for the wall (a
+    cube tipped against a cube of its size rests its top edge on the other's side face,
+    below its top). Such dice are placed last, and against the wall when no flat die
+    could hold them. Returns (centre, angle) per die.
     """
     fx0, fy0, fx1, fy1 = floor
     leans = leans if leans is not None else [None] * len(sides)
-    placed: list[tuple[tuple[float, float], float]] = []
+    on_die = on_die if on_die is not None else [False] * len(sides)
+    placed: dict[int, tuple[tuple[float, float], float]] = {}
     flat: list[int] = []  # indices of flat dice, the only ones others touch face to face
     quads: list[np.ndarray] = []
-    for i, (side, lean) in enumerate(zip(sides, leans)):
+    order = sorted(range(len(sides)), key=lambda i: bool(on_die[i] and leans[i]))
+    for i in order:
+        side, lean = sides[i], leans[i]
         length = side if lean is None else side * (math.cos(math.radians(lean)) + math.sin(math.radians(lean)))
-        for _attempt in range(400):
-            if lean is not None:
+        for attempt in range(400):
+            if lean and on_die[i] and flat and attempt < 200:
+                j = flat[int(rng.integers(len(flat)))]
+                (jx, jy), ja = placed[j]
+                # Out of one of the flat die's four faces (_corners' sense of rotation),
+                # the leaning die's sprite-up side towards it.
+                a = math.radians(ja + 90.0 * int(rng.integers(4)))
+                ux, uy = math.cos(a), -math.sin(a)
+                d = sides[j] / 2 + length / 2 + float(rng.uniform(0.3, 1.5))
+                center = (jx + d * ux, jy + d * uy)
+                angle = math.degrees(math.atan2(ux, uy)) + float(rng.uniform(-3, 3))
+            elif lean is not None:
                 wall = int(rng.integers(4))
                 angle = 90.0 * wall + float(rng.uniform(-2, 2))
                 gap = length / 2 + 2 + 0.04 * side
@@ -565,14 +584,14 @@ def _layout(
                 and quad[:, 1].max() <= fy1 - 2
             )
             if inside and not any(_overlap(quad, q) for q in quads):
-                placed.append((center, angle))
+                placed[i] = (center, angle)
                 quads.append(quad)
                 if lean is None:
                     flat.append(i)
                 break
         else:
             raise ValueError(f"cannot fit {len(sides)} dice of about {side:.0f} px in the tray")
-    return placed
+    return [placed[i] for i in range(len(sides))]
 
 
 # -------------------------------------------------------------------------------- noise
@@ -766,7 +785,10 @@ def render_tray(
     if style.wall > 0:
         # A flat die against the wall is placed as a leaning one with no lean.
         leans = [0.0 if lean is None and rng.random() < style.wall else lean for lean in leans]
-    poses = _layout(rng, sides, tray.floor, style.touching, leans)
+    on_die = [False] * len(values)
+    if style.on_die > 0:
+        on_die = [bool(lean) and rng.random() < style.on_die for lean in leans]
+    poses = _layout(rng, sides, tray.floor, style.touching, leans, on_die)
     clutter = _clutter(rng, style, tray.floor, sides, poses, leans)
     placements = []
     centers = []
@@ -833,6 +855,23 @@ def wall_trays(seeds: range, size: Size = (640, 480)
             continue
         m = style.margin * size[0]
         yield image, truth, (m, m, size[0] - m, size[1] - m)
+
+
+def die_leaning_trays(seeds: range, size: Size = (640, 480)
+                      ) -> Iterator[tuple[np.ndarray, tuple[SimDie, ...]]]:
+    """Trays of four or five dice, each leaning on a flat die with a chance of 35 %
+    (on the wall when no flat die can hold it): a throw that ends with a die cocked
+    against another. No clutter; one tray per seed, the same for every caller (tests,
+    the benchmark); a seed whose dice do not fit is skipped."""
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        style = dataclasses.replace(TrayStyle.random(rng, size), tilt=0.35, on_die=1.0,
+                                    clutter=0)
+        values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(4, 6)))]
+        try:
+            yield render_tray(rng, values, size, style=style)
+        except ValueError:
+            continue
 
 
 def cluster_trays(seeds: range, count: int = 6, size: Size = (640, 480)

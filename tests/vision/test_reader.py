@@ -232,6 +232,17 @@ def test_tilted_dice_are_flagged_not_scored() -> None:
     assert flagged / total >= TILTED_FLAGGED_FLOOR, (flagged, total)
 
 
+def test_most_dice_leaning_on_other_dice_are_flagged() -> None:
+    """A die cocked against another die (no wall near) is mostly flagged, by the first
+    look, and the flat dice beside it are still read."""
+    from vision.bench import die_leaning_counts
+
+    flagged, leaning, right, flat = die_leaning_counts(range(100, 116))
+    assert leaning >= 15 and flat >= 30
+    assert flagged / leaning >= DIE_LEANING_FLAGGED_FLOOR, (flagged, leaning)
+    assert right / flat >= 0.8, (right, flat)
+
+
 def test_dice_leaning_on_a_calibrated_trays_wall_are_flagged() -> None:
     """With the tray calibrated, a die leaning on its wall is flagged even when the first
     look reads its top face surely, and a flat die lying against the wall is still read."""
@@ -276,6 +287,10 @@ CLUSTER_FRAMES_FLOOR = 13
 # for leaning, vision.learned.LEAN_HINT; the rest read as their top face); floor a
 # little below, so it cannot get worse unnoticed.
 TILTED_FLAGGED_FLOOR = 0.65
+# Measured: 14 of 21 dice leaning on another die flagged (the first look calls them
+# tilted or is unsure; the closer look is not asked beside a neighbour), 43 of 50 flat
+# dice read right; floor a little below, so it cannot get worse unnoticed.
+DIE_LEANING_FLAGGED_FLOOR = 0.65
 
 
 def _probs(value: int, p: float, tilted: float = 0.0) -> np.ndarray:

@@ -221,3 +221,20 @@ def test_write_dataset_makes_a_labelled_folder_like_the_shared_ones(tmp_path: Pa
     again = tmp_path / "again"
     write_dataset(str(again), 6, seed=2, size=(320, 240))
     assert json.loads((again / "labels.json").read_text())["images"] == labels["images"]
+
+
+def test_a_die_can_lean_on_a_flat_die() -> None:
+    """A die leaning on another lies against its side: its top face (cos(lean) of a side
+    deep, beside the flat die's) is about a side from the flat die's centre."""
+    from vision.sim import die_leaning_trays
+
+    leaners = beside = 0
+    for _image, truth in die_leaning_trays(range(100, 110)):
+        flat = [d for d in truth if not d.tilted]
+        for d in (d for d in truth if d.tilted):
+            leaners += 1
+            near = min((float(np.hypot(f.center[0] - d.center[0], f.center[1] - d.center[1]))
+                        / d.side for f in flat), default=99.0)
+            beside += 0.75 < near < 1.1
+    # Only a die with no room by any flat die leans on the wall instead.
+    assert leaners >= 10 and beside >= 0.8 * leaners, (beside, leaners)

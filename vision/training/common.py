@@ -103,14 +103,16 @@ def held_out(samples: list[Sample]) -> tuple[list[Sample], list[Sample]]:
     return keep, held
 
 
-def sim_samples(n: int, seed: int, tilt: float = 0.0, touch: float = 0.0) -> list[Sample]:
+def sim_samples(n: int, seed: int, tilt: float = 0.0, touch: float = 0.0,
+                on_die: float = 0.0) -> list[Sample]:
     """Simulated tray frames (``vision.sim``), with tilted dice marked by value -1.
 
     With ``tilt`` > 0, half the trays lean that share of their dice on the wall (the
     simulator's own mix has few leaning dice). With ``touch`` > 0, a third of the trays
     hold 6-12 dice, each placed touching another with that chance: clusters, where a
     crop shows the neighbours' pips at its edges (the simulator's own mix touches at
-    most 30 % of its dice)."""
+    most 30 % of its dice). With ``on_die`` > 0, a quarter of the trays lean 30 % of
+    their dice, each on a flat die with that chance (on the wall otherwise)."""
     try:
         from vision.sim import TrayStyle, render_tray
     except ImportError:
@@ -124,6 +126,9 @@ def sim_samples(n: int, seed: int, tilt: float = 0.0, touch: float = 0.0) -> lis
         style = TrayStyle.random(rng, (1280, 960))
         if tilt > 0 and rng.random() < 0.5:
             style = dataclasses.replace(style, tilt=tilt)
+        if on_die > 0 and rng.random() < 0.25:
+            style = dataclasses.replace(style, tilt=0.3, on_die=on_die)
+            values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(3, 9)))]
         if touch > 0 and rng.random() < 1 / 3:
             style = dataclasses.replace(style, touching=touch, die_side=min(style.die_side, 0.06))
             values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(6, 13)))]

@@ -319,6 +319,8 @@ def main() -> None:
                     help="show each simulated leaning die this many times more often")
     ap.add_argument("--sim-tilt", type=float, default=0.0,
                     help="force this share of leaning dice in half the simulated trays")
+    ap.add_argument("--sim-on-die", type=float, default=0.0,
+                    help="a quarter of the simulated trays lean dice, on a flat die with this chance")
     ap.add_argument("--sim-touch", type=float, default=0.0,
                     help="a third of the simulated trays hold 6-12 dice touching with this chance")
     ap.add_argument("--crop-px", type=int, default=CROP_PX, help="crop side in pixels")
@@ -360,7 +362,8 @@ def main() -> None:
         real = held_out(real)[0]
     if args.only:
         real = [s for s in real if s.source == args.only]
-    samples = real + sim_samples(args.sim, seed=1, tilt=args.sim_tilt, touch=args.sim_touch)
+    samples = real + sim_samples(args.sim, seed=1, tilt=args.sim_tilt, touch=args.sim_touch,
+                                 on_die=args.sim_on_die)
     print(f"{len(samples)} photos/frames, {sum(len(s.dice) for s in samples)} dice", flush=True)
     negatives = mine_negatives(samples, args.detector) if args.detector else None
     if negatives is not None:
