@@ -34,9 +34,11 @@ DEMO_PLAYERS = ["Aino", "Bertil", "Cecilia"]
 # JPEG in the data folder): a person checking the tray sees which die is which, and a
 # picture face can be taught from it, after a restart too.
 KEEP_READING_FRAMES = 4
-# Scored throws whose frames are kept too, in memory only: the control page shows the
-# latest throw as the camera saw it (which die is which, to correct one), and a scored
-# throw corrected soon after is remembered with its corrected values (vision.known_dice).
+# Scored throws whose frames are kept too (in the data folder as well, after the score is
+# published, so the JPEG's 20-50 ms never delay it): the control page shows the latest
+# throw as the camera saw it (which die is which, to correct one), and a scored throw
+# corrected soon after, or after a restart, is remembered with its corrected values
+# (vision.known_dice).
 KEEP_SCORED_FRAMES = 2
 # The newest remembered dice the control page shows, each with its value and "Forget":
 # a die remembered with a wrong value (a slip when checking) is found and dropped there.
@@ -105,7 +107,7 @@ class Table:
         # The frames of the latest waiting readings, by reading id.
         self._reading_frames = ThrowFrames(store.dir / "frames", KEEP_READING_FRAMES)
         # Apart from those, so a run of scored throws never takes a waiting one's picture.
-        self._scored_frames = ThrowFrames(None, KEEP_SCORED_FRAMES)
+        self._scored_frames = ThrowFrames(store.dir / "scored-frames", KEEP_SCORED_FRAMES)
         self._watcher_factory = watcher_factory
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
@@ -351,7 +353,7 @@ class Table:
                                                         reading=reading, reading_dice=reading_dice,
                                                         new_reading=new_reading)
             if new_id is not None and new_frame is not None:
-                self._scored_frames.add(new_id, new_frame)
+                self._scored_frames.add(new_id, new_frame, save=False)
             game.apply(action)
             st = game.state()
             if st["finished"] and self._finished_at is None:
@@ -363,6 +365,7 @@ class Table:
             if action.get("type") == "roll":
                 self._last_scored = time.monotonic()
             self._publish(revision)
+            self._scored_frames.save()   # after the score is out
 
     def act(self, action: dict[str, Any]) -> None:
         """Apply any action of the game file format (the engine checks it)."""

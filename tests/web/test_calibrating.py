@@ -687,6 +687,43 @@ def test_the_control_page_is_told_when_the_tray_moved(data_dir: Path, tmp_path: 
         assert table.state()["camera"]["view_changed"] is True
 
 
+def test_a_scored_throw_corrected_after_a_restart_is_remembered(
+        data_dir: Path, tmp_path: Path) -> None:
+    """The appliance restarts right after a throw was scored; someone then corrects a die
+    of it: the throw is still shown, and its dice are remembered as corrected."""
+    from web.app import create_app
+    from vision.sim import render_tray
+
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    store = Store(data_dir)
+    table = Table(store, calibrator=calibrator)
+    client = create_app(table).test_client()
+    client.post("/api/games", json={"family": "pub_chicago", "players": ["Aino", "Bertil"]})
+    reading = calibrator.read(render_tray(np.random.default_rng(3), [2, 4, 5], (640, 480))[0])
+    assert not reading.flagged
+    table.handle_reading(reading)
+    state = table.state()
+    reading_id, values = state["reading"]["id"], [d["value"] for d in state["reading"]["dice"]]
+    assert state["reading"]["status"] == "scored" and sorted(values) == [2, 4, 5]
+    table.stop()
+    store.close()
+
+    calibrator = Calibrator(tmp_path / "calibration.json")   # a new process
+    store = Store(data_dir)
+    table = Table(store, calibrator=calibrator)
+    try:
+        client = create_app(table).test_client()
+        assert client.get("/api/state").get_json()["table"]["picture"] is True
+        assert client.get(f"/api/readings/{reading_id}/picture.jpg").status_code == 200
+        resp = client.post("/api/correct", json={"reading": reading_id,
+                                                 "die": values.index(2), "value": 3})
+        assert resp.status_code == 200, resp.get_json()
+        assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [3, 4, 5]
+    finally:
+        table.stop()
+        store.close()
+
+
 def test_a_waiting_throws_picture_outlives_a_restart(data_dir: Path, tmp_path: Path) -> None:
     """The appliance restarts (a power cut) while a throw with a logo waits: the throw is
     still shown as the camera saw it, and its logo can still be named and remembered."""
@@ -735,3 +772,18 @@ def test_only_the_latest_waiting_throws_pictures_are_kept_on_disk(tmp_path: Path
     assert 9 in again and 3 not in again and again.get(3) is None
     got = again.get(9)
     assert got is not None and got.shape == (24, 32, 3) and abs(int(got[0, 0, 0]) - 90) <= 2
+    # The frames from before a restart count among the latest: one new throw lets only
+    # the oldest go.
+    later = ThrowFrames(tmp_path / "frames", keep=2)
+    later.add(11, np.zeros((24, 32, 3), np.uint8))
+    assert sorted(p.name for p in (tmp_path / "frames").iterdir()) == ["11.jpg", "9.jpg"]
+    assert 9 in later and 5 not in later
+
+
+def test_a_throws_picture_that_cannot_be_read_is_no_picture(tmp_path: Path) -> None:
+    from web.throw_frames import ThrowFrames
+
+    (tmp_path / "frames").mkdir()
+    (tmp_path / "frames" / "7.jpg").write_bytes(b"not a JPEG")   # a torn write
+    frames = ThrowFrames(tmp_path / "frames", keep=2)
+    assert frames.get(7) is None and 7 not in frames
