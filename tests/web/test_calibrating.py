@@ -687,67 +687,61 @@ def test_the_control_page_is_told_when_the_tray_moved(data_dir: Path, tmp_path: 
         assert table.state()["camera"]["view_changed"] is True
 
 
+@contextlib.contextmanager
+def _appliance(data: Path, calibration: Path) -> Iterator[tuple[Table, Calibrator, Any]]:
+    """One run of the appliance on ``data`` (no camera): its table, calibrator and a
+    client; leaving it is the process ending."""
+    from web.app import create_app
+
+    calibrator = Calibrator(calibration)
+    store = Store(data)
+    table = Table(store, calibrator=calibrator)
+    try:
+        yield table, calibrator, create_app(table).test_client()
+    finally:
+        table.stop()
+        store.close()
+
+
 def test_a_scored_throw_corrected_after_a_restart_is_remembered(
         data_dir: Path, tmp_path: Path) -> None:
     """The appliance restarts right after a throw was scored; someone then corrects a die
     of it: the throw is still shown, and its dice are remembered as corrected."""
-    from web.app import create_app
     from vision.sim import render_tray
 
-    calibrator = Calibrator(tmp_path / "calibration.json")
-    store = Store(data_dir)
-    table = Table(store, calibrator=calibrator)
-    client = create_app(table).test_client()
-    client.post("/api/games", json={"family": "pub_chicago", "players": ["Aino", "Bertil"]})
-    reading = calibrator.read(render_tray(np.random.default_rng(3), [2, 4, 5], (640, 480))[0])
-    assert not reading.flagged
-    table.handle_reading(reading)
-    state = table.state()
-    reading_id, values = state["reading"]["id"], [d["value"] for d in state["reading"]["dice"]]
-    assert state["reading"]["status"] == "scored" and sorted(values) == [2, 4, 5]
-    table.stop()
-    store.close()
+    with _appliance(data_dir, tmp_path / "calibration.json") as (table, calibrator, client):
+        client.post("/api/games", json={"family": "pub_chicago", "players": ["Aino", "Bertil"]})
+        image = render_tray(np.random.default_rng(3), [2, 4, 5], (640, 480))[0]
+        reading = calibrator.read(image)
+        assert not reading.flagged
+        table.handle_reading(reading)
+        state = table.state()
+        reading_id = state["reading"]["id"]
+        values = [d["value"] for d in state["reading"]["dice"]]
+        assert state["reading"]["status"] == "scored" and sorted(values) == [2, 4, 5]
 
-    calibrator = Calibrator(tmp_path / "calibration.json")   # a new process
-    store = Store(data_dir)
-    table = Table(store, calibrator=calibrator)
-    try:
-        client = create_app(table).test_client()
+    with _appliance(data_dir, tmp_path / "calibration.json") as (table, calibrator, client):
         assert client.get("/api/state").get_json()["table"]["picture"] is True
         assert client.get(f"/api/readings/{reading_id}/picture.jpg").status_code == 200
         resp = client.post("/api/correct", json={"reading": reading_id,
                                                  "die": values.index(2), "value": 3})
         assert resp.status_code == 200, resp.get_json()
         assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [3, 4, 5]
-    finally:
-        table.stop()
-        store.close()
 
 
 def test_a_waiting_throws_picture_outlives_a_restart(data_dir: Path, tmp_path: Path) -> None:
     """The appliance restarts (a power cut) while a throw with a logo waits: the throw is
     still shown as the camera saw it, and its logo can still be named and remembered."""
-    from web.app import create_app
+    with _appliance(data_dir, tmp_path / "calibration.json") as (table, calibrator, client):
+        client.post("/api/games", json={"family": "pub_chicago", "players": ["Aino", "Bertil"]})
+        image, at, side = _logo(0, 0)
+        reading = calibrator.read(image)
+        logo = _logo_die(reading, at, side)
+        table.handle_reading(reading)
+        reading_id = table.state()["reading"]["id"]
+        assert (data_dir / "frames" / f"{reading_id}.jpg").is_file()
 
-    calibrator = Calibrator(tmp_path / "calibration.json")
-    store = Store(data_dir)
-    table = Table(store, calibrator=calibrator)
-    client = create_app(table).test_client()
-    client.post("/api/games", json={"family": "pub_chicago", "players": ["Aino", "Bertil"]})
-    image, at, side = _logo(0, 0)
-    reading = calibrator.read(image)
-    logo = _logo_die(reading, at, side)
-    table.handle_reading(reading)
-    reading_id = table.state()["reading"]["id"]
-    assert (data_dir / "frames" / f"{reading_id}.jpg").is_file()
-    table.stop()
-    store.close()
-
-    calibrator = Calibrator(tmp_path / "calibration.json")   # a new process
-    store = Store(data_dir)
-    table = Table(store, calibrator=calibrator)
-    try:
-        client = create_app(table).test_client()
+    with _appliance(data_dir, tmp_path / "calibration.json") as (table, calibrator, client):
         state = client.get("/api/state").get_json()
         assert state["reading"]["id"] == reading_id and state["reading"]["status"] == "waiting"
         assert state["table"]["picture"] is True and state["table"]["teachable"] == [logo]
@@ -756,9 +750,6 @@ def test_a_waiting_throws_picture_outlives_a_restart(data_dir: Path, tmp_path: P
                                                  "teach": True})
         assert resp.status_code == 200, resp.get_json()
         assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [1]
-    finally:
-        table.stop()
-        store.close()
 
 
 def test_only_the_latest_waiting_throws_pictures_are_kept_on_disk(tmp_path: Path) -> None:
