@@ -2,7 +2,8 @@
 
 ``models/classifier.onnx`` reads every candidate from a 32 px crop (about 0.4 ms a
 crop on one thread). ``models/second_look.onnx``, a deeper net on 40 px crops that
-costs half as much again per crop, reads only the dice the first one is unsure of.
+costs half as much again per crop, reads only the dice the first one is unsure of, and
+``models/third_look.onnx``, the same net on 56 px crops, only those both are unsure of.
 
 Classes 0-5 are values 1-6; 6 is "not a die centre" (a detector false alarm: a pen,
 a hand, a corner between dice); 7 is "tilted" (a die leaning on the wall); 8 is
@@ -11,6 +12,7 @@ a hand, a corner between dice); 7 is "tilted" (a die leaning on the wall); 8 is
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 from pathlib import Path
 
 import cv2
@@ -21,6 +23,8 @@ from vision.crops import CROP_PX, cut
 MODEL = Path(__file__).resolve().parent / "models" / "classifier.onnx"
 SECOND_MODEL = Path(__file__).resolve().parent / "models" / "second_look.onnx"
 SECOND_CROP_PX = 40
+THIRD_MODEL = Path(__file__).resolve().parent / "models" / "third_look.onnx"
+THIRD_CROP_PX = 56
 NOT_DIE = 6
 TILTED = 7
 PICTURE = 8
@@ -39,6 +43,11 @@ def second_net() -> cv2.dnn.Net:
     return cv2.dnn.readNetFromONNX(str(SECOND_MODEL), cv2.dnn.ENGINE_CLASSIC)
 
 
+@lru_cache(maxsize=1)
+def _third_net() -> cv2.dnn.Net:
+    return cv2.dnn.readNetFromONNX(str(THIRD_MODEL), cv2.dnn.ENGINE_CLASSIC)
+
+
 def available() -> bool:
     """Whether the classifier model is in this checkout."""
     return MODEL.is_file()
@@ -52,10 +61,26 @@ def second_available() -> bool:
 def classify_closely(image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
     """Class probabilities (n, 9) for ``(x, y, face)`` dice, read by the second-look
     model from 40 px crops."""
+    return _read_closely(second_net, SECOND_CROP_PX, image, centres)
+
+
+def third_available() -> bool:
+    """Whether the third-look model is in this checkout."""
+    return THIRD_MODEL.is_file()
+
+
+def classify_third(image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
+    """Class probabilities (n, 9) for ``(x, y, face)`` dice, read by the third-look model
+    from 56 px crops: about a die's own pixels in a photo like byler-d6's."""
+    return _read_closely(_third_net, THIRD_CROP_PX, image, centres)
+
+
+def _read_closely(net: Callable[[], cv2.dnn.Net], px: int, image: np.ndarray,
+                  centres: list[tuple[float, float, float]]) -> np.ndarray:
+    """Probabilities from model ``net()`` for ``(x, y, face)`` dice cut at ``px`` px."""
     if not centres:
         return np.zeros((0, N_CLASSES), np.float32)
-    crops = np.stack([cut(image, x, y, f, out=SECOND_CROP_PX) for x, y, f in centres])
-    return probabilities(second_net(), crops)
+    return probabilities(net(), np.stack([cut(image, x, y, f, out=px) for x, y, f in centres]))
 
 
 def crops_of(image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:

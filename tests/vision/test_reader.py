@@ -341,6 +341,7 @@ def test_second_look_decides_unsure_dice(monkeypatch: pytest.MonkeyPatch, first:
 
     monkeypatch.setattr(classify, "classify", first_look)
     monkeypatch.setattr(classify, "classify_closely", closely)
+    monkeypatch.setattr(learned, "THIRD_LOOK", False)   # the second look's own verdict
     reading = read_dice(image)
     assert reading.dice
     assert {(d.value, d.flagged) for d in reading.dice} == {expect}
@@ -430,16 +431,48 @@ def test_without_the_second_look_model_unsure_dice_stay_flagged(
     assert reading.dice and all(d.flagged and d.value == 2 for d in reading.dice)
 
 
-def test_second_look_model_reads_40px_crops() -> None:
+@pytest.mark.parametrize(("look", "px"), [("classify_closely", 40), ("classify_third", 56)])
+def test_the_later_looks_read_their_own_crops(look: str, px: int) -> None:
     from vision import classify, crops
 
-    assert classify.second_available()
+    assert classify.second_available() and classify.third_available()
     image, truth = _sim_frame(1, SIM_SIZES[0])
     die = next(d for d in truth if not d.tilted)
-    probs = classify.classify_closely(image, [(die.center[0], die.center[1], die.side)])
+    probs = getattr(classify, look)(image, [(die.center[0], die.center[1], die.side)])
     assert probs.shape == (1, classify.N_CLASSES)
     assert int(np.argmax(probs[0])) == die.value - 1
-    assert crops.cut(image, *die.center, die.side, out=classify.SECOND_CROP_PX).shape[:2] == (40, 40)
+    assert crops.cut(image, *die.center, die.side, out=px).shape[:2] == (px, px)
+
+
+@pytest.mark.parametrize(("closer", "third", "expect", "asked"), [
+    # Both looks unsure: the third reads it surely, and it is scored.
+    (0.7, 0.95, (5, None), True),
+    # The third look unsure as well: flagged, as the first two were.
+    (0.7, 0.6, (5, "low confidence"), True),
+    # The second look sure: no third look.
+    (0.95, 0.6, (5, None), False),
+])
+def test_a_die_both_looks_are_unsure_of_gets_a_third_look(
+        monkeypatch: pytest.MonkeyPatch, closer: float, third: float,
+        expect: tuple[int | None, str | None], asked: bool) -> None:
+    from vision import classify
+
+    image, _truth = render_tray(np.random.default_rng(11), [5], SIM_SIZES[0])
+    looked: list[int] = []
+
+    def thirdly(_image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
+        looked.append(len(centres))
+        return np.tile(_probs(5, third), (len(centres), 1))
+
+    monkeypatch.setattr(classify, "classify",
+                        lambda crops, views=1: np.tile(_probs(5, 0.6), (len(crops), 1)))
+    monkeypatch.setattr(classify, "classify_closely", lambda _image, centres: np.tile(
+        _probs(5, closer), (len(centres), 1)))
+    monkeypatch.setattr(classify, "classify_third", thirdly)
+    reading = read_dice(image)
+    assert reading.dice
+    assert {(d.value, d.reason) for d in reading.dice} == {expect}
+    assert bool(looked) == asked
 
 
 def _close_up(seed: int, side: float, n: int) -> tuple[np.ndarray, tuple]:  # type: ignore[type-arg]
