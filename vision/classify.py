@@ -12,8 +12,8 @@ a hand, a corner between dice); 7 is "tilted" (a die leaning on the wall); 8 is
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Callable
 from pathlib import Path
+from typing import Callable
 
 import cv2
 import numpy as np
