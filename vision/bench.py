@@ -112,20 +112,29 @@ def _on_other_dice() -> dict[str, Any]:
 def die_leaning_counts(seeds: range) -> tuple[int, int, int, int]:
     """In :func:`vision.sim.die_leaning_trays` ``seeds``, read without a calibration:
     leaning dice flagged, leaning dice, flat dice read right, flat dice."""
-    from vision.sim import die_leaning_trays, read_near
+    from vision.sim import die_leaning_trays
 
     flagged = leaning = right = flat = 0
     for image, truth in die_leaning_trays(seeds):
         reading = read_dice(image)
         for die in truth:
-            near = read_near(reading, die)
-            if die.tilted:
-                leaning += 1
-                flagged += all(d.flagged for d in near)
-            else:
-                flat += 1
-                right += len(near) == 1 and near[0].value == die.value and not near[0].flagged
+            ok = _die_right(reading, die)
+            leaning += die.tilted
+            flagged += die.tilted and ok
+            flat += not die.tilted
+            right += not die.tilted and ok
     return flagged, leaning, right, flat
+
+
+def _die_right(reading: Any, die: Any) -> bool:
+    """Whether simulated ``die`` is read as it should be: a leaning die flagged (or
+    missed), a flat die read once, with its value, unflagged."""
+    from vision.sim import read_near
+
+    near = read_near(reading, die)
+    if die.tilted:
+        return all(d.flagged for d in near)
+    return len(near) == 1 and near[0].value == die.value and not near[0].flagged
 
 
 def _by_the_wall() -> dict[str, Any]:
@@ -144,20 +153,19 @@ def wall_counts(seeds: range, calibrated: bool) -> tuple[int, int, int, int]:
     """In :func:`vision.sim.wall_trays` ``seeds``: leaning dice flagged, leaning dice,
     flat dice against the wall read right, flat dice against the wall (a top face's
     centre within 1.6 sides of the outline)."""
-    from vision.sim import read_near, wall_trays
+    from vision.sim import wall_trays
 
     flagged = leaning = right = by_wall = 0
     for image, truth, rect in wall_trays(seeds):
         cal = Calibration.from_rect(*rect, die_size_px=float(np.median([d.side for d in truth])))
         reading = read_dice(image, cal if calibrated else None)
         for die in truth:
-            near = read_near(reading, die)
             if die.tilted:
                 leaning += 1
-                flagged += all(d.flagged for d in near)
+                flagged += _die_right(reading, die)
             elif (cal.edge_distance(*die.center) or 0.0) < 1.6 * die.side:
                 by_wall += 1
-                right += len(near) == 1 and near[0].value == die.value and not near[0].flagged
+                right += _die_right(reading, die)
     return flagged, leaning, right, by_wall
 
 
