@@ -600,6 +600,9 @@ def test_a_sure_peak_the_classifiers_doubt_is_flagged_not_dropped(
     heat = {(round(c.x), round(c.y)): c.score for c in detect.detect(image)}
     monkeypatch.setattr(classify, "classify",
                         lambda crops, views=1: np.tile(_not_die(p_not_die), (len(crops), 1)))
+    # The second look, asked of a candidate the first doubts, doubts it as much.
+    monkeypatch.setattr(classify, "classify_closely",
+                        lambda _image, centres: np.tile(_not_die(p_not_die), (len(centres), 1)))
     reading = read_dice(image)
     if not reported:
         assert reading.dice == ()
@@ -614,6 +617,50 @@ def test_a_sure_peak_the_classifiers_doubt_is_flagged_not_dropped(
             assert any(np.hypot(r.center[0] - d.center[0], r.center[1] - d.center[1]) < d.side / 2
                        for r in reading.dice)
 
+
+def _values_or_none(p_not_die: float) -> np.ndarray:
+    """Class probabilities: 'not a die' at ``p_not_die``, the rest on the values (no
+    hint of a lean)."""
+    from vision import classify
+
+    row = np.zeros(classify.N_CLASSES, np.float32)
+    row[:6] = (1.0 - p_not_die) / 6
+    row[classify.NOT_DIE] = p_not_die
+    return row
+
+
+@pytest.mark.parametrize(
+    ("first", "closer", "expect"),
+    [
+        # The first look doubts it is a die; the closer look reads a three surely.
+        (_values_or_none(0.4), _probs(3, 0.95), {(3, False)}),
+        # Both looks call it no die: nothing is reported.
+        (_values_or_none(0.4), _not_die(0.9), set()),
+        # The first look is sure it is no die: no closer look, nothing reported.
+        (_values_or_none(0.9), _probs(3, 0.95), set()),
+    ],
+)
+def test_a_candidate_the_first_look_doubts_is_a_die_gets_the_second_look(
+        monkeypatch: pytest.MonkeyPatch, first: np.ndarray, closer: np.ndarray,
+        expect: set[tuple[int, bool]]) -> None:
+    from vision import classify, learned
+
+    image, _truth = _sim_frame(0, SIM_SIZES[0])
+    calls: list[int] = []
+
+    def closely(_image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
+        calls.append(len(centres))
+        return np.tile(closer, (len(centres), 1))
+
+    monkeypatch.setattr(classify, "classify", lambda crops, views=1: np.tile(first, (len(crops), 1)))
+    monkeypatch.setattr(classify, "classify_closely", closely)
+    monkeypatch.setattr(learned, "THIRD_LOOK", False)
+    # A frame with no sure die gets the extra passes (close-up, far away); one is enough.
+    monkeypatch.setattr(learned, "_maybe_bigger", lambda *_a: False)
+    monkeypatch.setattr(learned, "_maybe_smaller", lambda *_a: False)
+    reading = read_dice(image)
+    assert {(d.value, d.flagged) for d in reading.dice} == expect
+    assert bool(calls) == (first[classify.NOT_DIE] < learned.NOT_DIE_SECOND)
 
 def test_a_die_cut_by_the_pictures_edge_is_flagged() -> None:
     """Half a die may hide pips outside the picture: its value is only a guess."""
