@@ -22,9 +22,12 @@ pytestmark = pytest.mark.datasets
 # value 97.3 %; one confident misread in each (read at 0.97-0.98 by the first look).
 # Both are errors of the labels, not of the reader: the photo shows the value read
 # (vision/training/README.md, "Label errors"). The bound stops it getting worse.
+# Since the third look and the second look for doubted candidates (thirteenth round):
+# byler-d6 97.4 %, worst value 95.2 %; matteop65 98.4 %, worst 96.5 %. The floors
+# leave three dice of byler-d6 and two of matteop65 for another machine's arithmetic.
 FLOORS = {
-    "byler-d6": {"accuracy": 0.94, "per_value": 0.88},
-    "matteop65-oblique": {"accuracy": 0.97, "per_value": 0.92},
+    "byler-d6": {"accuracy": 0.963, "per_value": 0.9},
+    "matteop65-oblique": {"accuracy": 0.975, "per_value": 0.92},
 }
 MAX_CONFIDENT_MISREADS = {"byler-d6": 1, "matteop65-oblique": 1}
 
