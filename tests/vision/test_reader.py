@@ -662,6 +662,7 @@ def test_a_candidate_the_first_look_doubts_is_a_die_gets_the_second_look(
     assert {(d.value, d.flagged) for d in reading.dice} == expect
     assert bool(calls) == (first[classify.NOT_DIE] < learned.NOT_DIE_SECOND)
 
+
 def test_a_die_cut_by_the_pictures_edge_is_flagged() -> None:
     """Half a die may hide pips outside the picture: its value is only a guess."""
     for seed in SIM_SEEDS:
