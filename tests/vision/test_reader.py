@@ -581,9 +581,12 @@ def test_a_frame_reads_its_dice_at_one_size(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def _not_die(p_not_die: float) -> np.ndarray:
+    """Class probabilities: 'not a die' at ``p_not_die``, the rest on the values (no
+    hint of a lean)."""
     from vision import classify
 
-    row = np.full(classify.N_CLASSES, (1.0 - p_not_die) / (classify.N_CLASSES - 1), np.float32)
+    row = np.zeros(classify.N_CLASSES, np.float32)
+    row[:6] = (1.0 - p_not_die) / 6
     row[classify.NOT_DIE] = p_not_die
     return row
 
@@ -618,26 +621,15 @@ def test_a_sure_peak_the_classifiers_doubt_is_flagged_not_dropped(
                        for r in reading.dice)
 
 
-def _values_or_none(p_not_die: float) -> np.ndarray:
-    """Class probabilities: 'not a die' at ``p_not_die``, the rest on the values (no
-    hint of a lean)."""
-    from vision import classify
-
-    row = np.zeros(classify.N_CLASSES, np.float32)
-    row[:6] = (1.0 - p_not_die) / 6
-    row[classify.NOT_DIE] = p_not_die
-    return row
-
-
 @pytest.mark.parametrize(
     ("first", "closer", "expect"),
     [
         # The first look doubts it is a die; the closer look reads a three surely.
-        (_values_or_none(0.4), _probs(3, 0.95), {(3, False)}),
+        (_not_die(0.4), _probs(3, 0.95), {(3, False)}),
         # Both looks call it no die: nothing is reported.
-        (_values_or_none(0.4), _not_die(0.9), set()),
+        (_not_die(0.4), _not_die(0.9), set()),
         # The first look is sure it is no die: no closer look, nothing reported.
-        (_values_or_none(0.9), _probs(3, 0.95), set()),
+        (_not_die(0.9), _probs(3, 0.95), set()),
     ],
 )
 def test_a_candidate_the_first_look_doubts_is_a_die_gets_the_second_look(
