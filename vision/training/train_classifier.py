@@ -210,7 +210,8 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
                tilted_reps: int = 1, strong: bool = False,
                rich: float = 0.0, light: float = 1.0,
                hard: list[np.ndarray] | None = None,
-               streaks: float = 0.0, duotone: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+               streaks: float = 0.0, duotone: float = 0.0,
+               grey: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of freshly augmented crops and their classes.
 
     ``rich`` is the share of synthetic dice drawn by :func:`synth_die` (marbled bodies,
@@ -218,7 +219,8 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
     changes applied to crops of real photos (1 = as strong as for synthetic ones);
     ``hard`` holds, per sample, how many times more often each die is shown;
     ``streaks`` is the share of crops given a thin glare arc (:func:`glare_streak`);
-    ``duotone`` the share of real photo crops recoloured by :func:`recolour`."""
+    ``duotone`` the share of real photo crops recoloured by :func:`recolour`; ``grey``
+    the share of all crops made grey, as a monochrome camera sees them."""
     def face_or_die(v: int, pips: list[tuple[float, float]] | None = None
                     ) -> tuple[np.ndarray, float]:
         if rich > 0 and rng.random() < rich:
@@ -303,8 +305,12 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
     if duotone > 0:
         crops = [recolour(rng, c) if p and rng.random() < duotone else c
                  for c, p in zip(crops, photo)]
-    x = np.stack([colour_jitter(rng, c, max_blur=3, strength=light if p else 1.0)
-                  for c, p in zip(crops, photo)]).astype(np.float32) / 255.0
+    jittered = [colour_jitter(rng, c, max_blur=3, strength=light if p else 1.0)
+                for c, p in zip(crops, photo)]
+    if grey > 0:
+        jittered = [cv2.cvtColor(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+                    if rng.random() < grey else c for c in jittered]
+    x = np.stack(jittered).astype(np.float32) / 255.0
     return x.transpose(0, 3, 1, 2).copy(), np.array(labels, np.int64)
 
 
@@ -347,6 +353,8 @@ def main() -> None:
                     help="also give the net each crop stretched to its own contrast")
     ap.add_argument("--duotone", type=float, default=0.0,
                     help="share of real photo crops recoloured in two random colours")
+    ap.add_argument("--grey", type=float, default=0.0,
+                    help="share of crops made grey (a monochrome camera, a night mode)")
     ap.add_argument("--only", choices=FOLDERS, default=None,
                     help="train on this shared folder's photos only (to judge how the net "
                          "reads dice and cameras it has never seen: the other folder)")
@@ -383,7 +391,7 @@ def main() -> None:
         t0 = time.time()
         x, y = make_epoch(rng, samples, args.synth, negatives, args.tilted_reps,
                           args.strong_aug, args.rich_synth, args.light_real, hard,
-                          args.streaks, args.duotone)
+                          args.streaks, args.duotone, args.grey)
         order = rng.permutation(len(y))
         net.train()
         total, right, seen = 0.0, 0, 0
