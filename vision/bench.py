@@ -43,6 +43,11 @@ def _dim_reader(image: np.ndarray, cal: Calibration | None) -> Reading:
     return read_dice((image * 0.35).astype(np.uint8), cal)
 
 
+def _grey_reader(image: np.ndarray, cal: Calibration | None) -> Reading:
+    """The reader on the photo as a monochrome camera (or a webcam's night mode) takes it."""
+    return read_dice(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), cal)
+
+
 def _train_face(folder: Path) -> float:
     """A calibration's die size for a folder, measured on its train split only."""
     sides = []
@@ -239,6 +244,7 @@ def _run() -> dict[str, Any]:
             reader_known = evaluate([folder], "check", known)["folders"][folder.name]
             base = evaluate([folder], "check", reader=_baseline_reader)["folders"][folder.name]
             dim = evaluate([folder], "check", reader=_dim_reader)["folders"][folder.name]
+            grey = evaluate([folder], "check", reader=_grey_reader)["folders"][folder.name]
             no_cal = _stats(_time([(im, None) for im in ims]))
             with_cal = _stats(_time([(im, cal) for im in ims]))
             with_known = _stats(_time([(im, known) for im in ims], warm=True))
@@ -257,7 +263,9 @@ def _run() -> dict[str, Any]:
                            "without_calibration": no_cal, "with_calibration": with_cal,
                            "with_known_dice": with_known,
                            "third_of_the_light_accuracy": round(dim["accuracy"], 4),
-                           "third_of_the_light_confident_misreads": dim["confident_misreads"]},
+                           "third_of_the_light_confident_misreads": dim["confident_misreads"],
+                           "grey_accuracy": round(grey["accuracy"], 4),
+                           "grey_confident_misreads": grey["confident_misreads"]},
                 "baseline": {"accuracy": round(base["accuracy"], 4),
                              "image_accuracy": round(base["image_accuracy"], 4),
                              "ms_median": round(base["ms_median"], 2)},
