@@ -44,8 +44,9 @@ def _dim_reader(image: np.ndarray, cal: Calibration | None) -> Reading:
 
 
 def _grey_reader(image: np.ndarray, cal: Calibration | None) -> Reading:
-    """The reader on the photo as a monochrome camera (or a webcam's night mode) takes it."""
-    return read_dice(cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), cal)
+    """The reader on the photo as a monochrome camera (or a webcam's night mode) takes it:
+    one channel, which the reader makes BGR itself."""
+    return read_dice(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cal)
 
 
 def _train_face(folder: Path) -> float:
