@@ -222,9 +222,8 @@ def _peaks(small: np.ndarray, x0: float, y0: float, sx: float, sy: float,
     pw, ph = -w % 16, -h % 16
     if pw or ph:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
-    blob = cv2.dnn.blobFromImage(small, 1.0 / 255.0)
     net = _net()
-    net.setInput(blob)
+    net.setInput(_blob(small))
     maps = net.forward()[0]
     heat = maps[0]
     peaks = (heat >= PEAK_THRESHOLD) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
@@ -240,6 +239,26 @@ def _peaks(small: np.ndarray, x0: float, y0: float, sx: float, sy: float,
             continue
         out.append(Candidate(x0 + px / sx, y0 + py / sy, face / sx, float(heat[iy, ix])))
     return out
+
+
+def _blob(small: np.ndarray) -> np.ndarray:
+    """The network's input for a BGR picture of even height and width: its 2x2 blocks of
+    pixels stacked as 16 channels at half the size (channel ``(dy * 2 + dx) * 3 + c`` of
+    cell (i, j) is colour c of pixel (2i + dy, 2j + dx), 0-1; the last four are zero).
+
+    The committed net takes its picture this way because OpenCV runs a first layer on
+    three channels slowly (vision/training/space_to_depth.py, which rewrites the
+    exported net to match).
+
+    >>> _blob(np.full((4, 6, 3), 255, np.uint8)).shape
+    (1, 16, 2, 3)
+    """
+    h, w = small.shape[:2]
+    cells = small.reshape(h // 2, 2, w // 2, 2, 3).transpose(1, 3, 4, 0, 2)
+    blob = np.zeros((1, 16, h // 2, w // 2), np.float32)
+    np.multiply(cells.reshape(12, h // 2, w // 2), np.float32(1.0 / 255.0), out=blob[0, :12],
+                casting="unsafe")
+    return blob
 
 
 def suppress_near(cands: list[Candidate]) -> list[Candidate]:
