@@ -4,6 +4,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from calibration import Calibration
 from vision import pictures
@@ -114,6 +116,28 @@ def test_a_dim_frame_reads_as_well_as_a_lit_one() -> None:
         lit += right(image, truth)
         dim += right((image * 0.35).astype(np.uint8), truth)
     assert lit >= 6 and dim >= lit - 1, (lit, dim)
+
+
+@given(st.lists(st.integers(0, 255), min_size=1, max_size=5000))
+@settings(max_examples=300, deadline=None)
+def test_the_dim_frame_level_is_numpys_99th_percentile(levels: list[int]) -> None:
+    """Whether a frame is dim, and how much it is brightened, hang on this level."""
+    from vision.exposure import _percentile_99
+
+    values = np.array(levels, np.uint8)
+    assert _percentile_99(values) == float(np.percentile(values, 99))
+
+
+@pytest.mark.parametrize("channels", [0, 1, 3, 4])
+def test_the_brightest_channel_is_the_largest_of_each_pixel(channels: int) -> None:
+    from vision.exposure import _brightest_channel
+
+    rng = np.random.default_rng(channels)
+    shape = (61, 83) if channels == 0 else (61, 83, channels)
+    frame = rng.integers(0, 256, shape, dtype=np.uint8)
+    thumb = frame[::8, ::8]
+    expected = thumb if channels == 0 else thumb.max(axis=2)
+    np.testing.assert_array_equal(_brightest_channel(frame), expected)
 
 
 def test_the_examples_in_the_exposure_docstrings_hold() -> None:
