@@ -120,7 +120,8 @@ def read(args: argparse.Namespace) -> int:
     status = 0
     for name in args.images:
         if not Path(name).is_file():
-            status = _fail(f"{name}: no such image file")
+            what = "a folder, not an image file" if Path(name).is_dir() else "no such image file"
+            status = _fail(f"{name}: {what}")
             continue
         image = cv2.imread(name, cv2.IMREAD_COLOR)
         if image is None:

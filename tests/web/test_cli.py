@@ -59,6 +59,8 @@ def test_read_errors_name_the_file(tmp_path: Path, capsys: Any) -> None:
     assert main(["read", junk, "--json"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "junk.png: cannot decode" in err
+    assert main(["read", str(tmp_path), "--json"]) == 2
+    assert f"{tmp_path}: a folder, not an image file" in capsys.readouterr().err
 
 
 def test_read_prints_one_json_line_per_image(tmp_path: Path, capsys: Any) -> None:
