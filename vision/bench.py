@@ -191,6 +191,39 @@ def _clustered() -> dict[str, Any]:
     }
 
 
+def _resident_mb() -> float | None:
+    """This process's resident memory in MB, or None where /proc is not (Linux and the
+    Pi's OS have it)."""
+    try:
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def _memory(passes: int = 10) -> dict[str, Any]:
+    """The reader's resident memory on a long evening: the process after a first pass
+    over the simulated 640x480 trays (models loaded, buffers grown), and how much more
+    after ``passes`` more passes, read as a camera reads them (with and without the
+    tray's calibration). A reader that kept something per frame would grow here."""
+    frames = _sim_frames((640, 480), 20)
+
+    def one_pass() -> None:
+        for image, _cal, _truth, with_empty in frames:
+            read_dice(image, None)
+            read_dice(image, with_empty)
+
+    one_pass()
+    settled = _resident_mb()
+    for _ in range(passes):
+        one_pass()
+    after = _resident_mb()
+    if settled is None or after is None:
+        return {"resident_mb": "unavailable: no /proc/self/statm"}
+    return {"resident_mb": round(settled, 1), "reads": 2 * len(frames) * passes,
+            "resident_mb_growth_over_those_reads": round(after - settled, 2)}
+
+
 def _right(reading: Reading, truth: Any) -> bool:
     """A frame is read right when every flat die is read and every leaning one flagged."""
     flat = sorted(d.value for d in truth if not d.tilted)
@@ -303,6 +336,7 @@ def _run() -> dict[str, Any]:
     out["sim_by_the_wall_640x480"] = _by_the_wall()
     out["sim_leaning_on_dice_640x480"] = _on_other_dice()
     out["sim_clustered_640x480"] = _clustered()
+    out["memory"] = _memory()
     try:
         watcher = importlib.import_module("vision.bench_watcher")
     except ModuleNotFoundError as exc:

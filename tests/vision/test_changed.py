@@ -169,3 +169,15 @@ def test_a_bumped_tray_is_found_where_it_went_and_a_turned_camera_is_not_taken_f
         assert taken is None or float(np.hypot(*taken)) < 6, (seed, taken)
         others += taken is not None
     assert found >= 9 and wrong == 0 and others <= 1, (found, wrong, others)
+
+
+def test_the_reader_keeps_one_shrunk_empty_tray_however_many_trays_it_has_seen() -> None:
+    """A long evening of frames must not pile up memory: the shrunk empty tray is kept
+    for the calibration in use only (``make bench`` reports the resident memory)."""
+    for seed in (3, 4, 5):
+        image, _truth, style, cal = _tray(seed, [2, 5])
+        with_empty = dataclasses.replace(cal, background=empty_tray(style, SIZE, seed=seed))
+        read_dice(image, with_empty)
+        read_dice(image, with_empty)
+        assert len(detect._empty_cache) == 1
+        assert detect._empty_cache[0][0] is with_empty.background
