@@ -31,7 +31,7 @@ MAX_GAIN = 4.0
 
 def _brightest_channel(image: np.ndarray) -> np.ndarray:
     """Every 8th pixel of every 8th row, its brightest channel: enough for a percentile
-    or a share, at about 0.03 ms for a 640x480 frame.
+    or a share, at about 0.07 ms for a 640x480 frame here.
 
     >>> _brightest_channel(np.array([[[10, 200, 30]]], np.uint8)).tolist()
     [[200]]
@@ -39,8 +39,8 @@ def _brightest_channel(image: np.ndarray) -> np.ndarray:
     thumb = np.ascontiguousarray(image[::8, ::8])
     if thumb.ndim == 2:
         return thumb
-    # OpenCV's max of the channels, not numpy's over an axis: 0.2 ms a frame against
-    # 0.01, on every frame the reader reads.
+    # OpenCV's max of the channels, not numpy's over an axis of the strided view: 0.2 ms
+    # a frame against 0.07 with the copy, on every frame the reader reads.
     channels = cv2.split(thumb)
     brightest = channels[0]
     for channel in channels[1:]:
