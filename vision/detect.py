@@ -65,10 +65,28 @@ class Candidate:
     score: float
 
 
+class NotSpaceToDepth(ValueError):
+    """The detector file takes the picture as three channels, not as :func:`_blob` gives it."""
+
+
 @lru_cache(maxsize=1)
 def _net() -> cv2.dnn.Net:
     # OpenCV 5's new engine runs this fully-convolutional net fastest (measured here).
-    return cv2.dnn.readNetFromONNX(str(MODEL), cv2.dnn.ENGINE_NEW)
+    net = cv2.dnn.readNetFromONNX(str(MODEL), cv2.dnn.ENGINE_NEW)
+    if not _reads_blocks(net):
+        raise NotSpaceToDepth(
+            f"{MODEL} takes the picture as three channels; the reader gives it 2x2 blocks "
+            "of pixels: rewrite it with python -m vision.training.space_to_depth")
+    return net
+
+
+def _reads_blocks(net: cv2.dnn.Net) -> bool:
+    """Whether ``net`` takes :func:`_blob`'s input. OpenCV does not refuse a blob of the
+    wrong channel count: a net made for three channels reads the 16 as if they were a
+    picture of half the size and finds dice that are not there, so this asks: a 32 px
+    picture must come out as a quarter of it, 8x8."""
+    net.setInput(_blob(np.zeros((32, 32, 3), np.uint8)))
+    return tuple(net.forward().shape[2:]) == (8, 8)
 
 
 def available() -> bool:

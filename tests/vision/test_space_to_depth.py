@@ -50,3 +50,29 @@ def test_the_blob_stacks_each_block_of_pixels_in_one_cell() -> None:
 def test_a_layer_that_is_not_the_stem_is_refused() -> None:
     with pytest.raises(NotAStem, match=r"\(8, 16, 2, 2\)"):
         stem_weights_to_depth(np.zeros((8, 16, 2, 2), np.float32))
+
+
+class _FakeNet:
+    """A stand-in for cv2.dnn.Net that answers with maps of a given size, as a detector
+    does for a 32 px picture (its output is a quarter of what it takes as the picture)."""
+
+    def __init__(self, out: int) -> None:
+        self.out = out
+
+    def setInput(self, blob: np.ndarray) -> None:  # noqa: N802 (OpenCV's name)
+        assert blob.shape == (1, 16, 16, 16)
+
+    def forward(self) -> np.ndarray:
+        return np.zeros((1, 4, self.out, self.out), np.float32)
+
+
+def test_a_detector_made_for_three_channels_is_refused_not_read() -> None:
+    # OpenCV runs such a net on the 16 channels without a word, reading them as a
+    # picture of half the size (4x4 maps for a 32 px picture): dice that are not there.
+    assert not detect._reads_blocks(_FakeNet(4))  # type: ignore[arg-type]
+    assert detect._reads_blocks(_FakeNet(8))  # type: ignore[arg-type]
+
+
+def test_the_committed_detector_takes_blocks_of_pixels() -> None:
+    detect._net.cache_clear()
+    assert detect._reads_blocks(detect._net())
