@@ -259,6 +259,11 @@ def _peaks(small: np.ndarray, x0: float, y0: float, sx: float, sy: float,
     return out
 
 
+# The network's input channels: a 2x2 block of BGR pixels (12), padded to two of OpenCV's
+# blocks of eight (vision/training/space_to_depth.py rewrites the exported net to match).
+BLOB_CHANNELS = 16
+
+
 def _blob(small: np.ndarray) -> np.ndarray:
     """The network's input for a BGR picture of even height and width: its 2x2 blocks of
     pixels stacked as 16 channels at half the size (channel ``(dy * 2 + dx) * 3 + c`` of
@@ -273,7 +278,7 @@ def _blob(small: np.ndarray) -> np.ndarray:
     """
     h, w = small.shape[:2]
     cells = small.reshape(h // 2, 2, w // 2, 2, 3).transpose(1, 3, 4, 0, 2)
-    blob = np.zeros((1, 16, h // 2, w // 2), np.float32)
+    blob = np.zeros((1, BLOB_CHANNELS, h // 2, w // 2), np.float32)
     np.multiply(cells.reshape(12, h // 2, w // 2), np.float32(1.0 / 255.0), out=blob[0, :12],
                 casting="unsafe")
     return blob

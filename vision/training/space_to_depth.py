@@ -23,7 +23,11 @@ from typing import Any
 
 import numpy as np
 
-CHANNELS = 16  # 12 of pixels, padded to two of the engine's blocks of eight
+from vision.detect import BLOB_CHANNELS, _blob
+
+# The input channels the reader gives the net (12 of pixels, padded to two of the engine's
+# blocks of eight): one number, kept where the blob is built.
+CHANNELS = BLOB_CHANNELS
 
 # A 3×3 stride-2 tap ``k`` (padding 1) reads pixel row 2i - 1 + k of output row i: the
 # block row i - 1 (kernel row 0 of the 2×2 conv, with one block of padding on top) or i
@@ -84,15 +88,13 @@ def check(before: Path, after: Path, tolerance: float = 1e-4) -> float:
     OpenCV as the reader reads them; raises ``ValueError`` above ``tolerance``."""
     import cv2
 
-    from vision.detect import _blob
-
     rng = np.random.default_rng(0)
+    old = cv2.dnn.readNetFromONNX(str(before), cv2.dnn.ENGINE_NEW)
+    new = cv2.dnn.readNetFromONNX(str(after), cv2.dnn.ENGINE_NEW)
     worst = 0.0
     for h, w in ((64, 64), (240, 320), (96, 160)):
         image = rng.integers(0, 256, (h, w, 3), dtype=np.uint8)
-        old = cv2.dnn.readNetFromONNX(str(before), cv2.dnn.ENGINE_NEW)
         old.setInput(cv2.dnn.blobFromImage(image, 1.0 / 255.0))
-        new = cv2.dnn.readNetFromONNX(str(after), cv2.dnn.ENGINE_NEW)
         new.setInput(_blob(image))
         worst = max(worst, float(np.abs(old.forward() - new.forward()).max()))
     if worst > tolerance:
