@@ -314,6 +314,24 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
     return x.transpose(0, 3, 1, 2).copy(), np.array(labels, np.int64)
 
 
+def _teacher(path: Path) -> cv2.dnn.Net:
+    cv2.setNumThreads(1)  # beside torch's own thread, not on every core
+    return cv2.dnn.readNetFromONNX(str(path), cv2.dnn.ENGINE_CLASSIC)
+
+
+def _distance(teacher: cv2.dnn.Net, crops: np.ndarray, logits: torch.Tensor) -> torch.Tensor:
+    """How far the net's class probabilities for ``crops`` (N, 3, px, px, 0-1) are from the
+    teacher's: the Kullback-Leibler divergence, per crop.
+
+    At temperature 1, because the reader acts on the probabilities themselves (a value is
+    scored from 0.85): a cheaper net that learns them is sure and unsure where the teacher
+    is, and its "tilted" and "not a die" hints mean what the reader's rules expect."""
+    teacher.setInput(np.ascontiguousarray(crops))
+    target = torch.softmax(torch.from_numpy(teacher.forward().reshape(len(crops), -1)), 1)
+    return nn.functional.kl_div(nn.functional.log_softmax(logits, 1), target,
+                                reduction="batchmean")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--epochs", type=int, default=14)
@@ -358,6 +376,11 @@ def main() -> None:
     ap.add_argument("--only", choices=FOLDERS, default=None,
                     help="train on this shared folder's photos only (to judge how the net "
                          "reads dice and cameras it has never seen: the other folder)")
+    ap.add_argument("--teacher", type=Path, default=None,
+                    help="a classifier.onnx (same crop size) whose probabilities the net "
+                         "also learns to give (distillation into a cheaper --arch)")
+    ap.add_argument("--distill", type=float, default=0.8,
+                    help="with --teacher: the share of the loss that is the teacher's")
     ap.add_argument("--seed", type=int, default=0,
                     help="seed of the weights and the augmentation (models to average)")
     args = ap.parse_args()
@@ -384,6 +407,7 @@ def main() -> None:
         net.load_state_dict(torch.load(args.init))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    teacher = _teacher(args.teacher) if args.teacher else None
     for epoch in range(args.epochs):
         # Cosine decay over epochs (epoch sizes vary, so no per-step schedule).
         for group in opt.param_groups:
@@ -400,6 +424,8 @@ def main() -> None:
             xb, yb = torch.from_numpy(x[idx]), torch.from_numpy(y[idx])
             out = net(xb)
             loss = loss_fn(out, yb)
+            if teacher is not None:
+                loss = (1 - args.distill) * loss + args.distill * _distance(teacher, x[idx], out)
             opt.zero_grad()
             loss.backward()
             opt.step()
