@@ -181,3 +181,72 @@ def test_the_reader_keeps_one_shrunk_empty_tray_however_many_trays_it_has_seen()
         read_dice(image, with_empty)
         assert len(detect._empty_cache) == 1
         assert detect._empty_cache[0][0] is with_empty.background
+
+
+def _leaning_tray(seed: int) -> tuple[np.ndarray, tuple, Calibration]:  # type: ignore[type-arg]
+    """A simulated tray of four dice, about half of them leaning on the wall, and a
+    calibration of outline, die size and the empty tray (another frame of it)."""
+    rng = np.random.default_rng(seed)
+    style = dataclasses.replace(TrayStyle.random(rng, SIZE), tilt=0.5, clutter=0)
+    values = [int(v) for v in rng.integers(1, 7, size=4)]
+    image, truth = render_tray(rng, values, SIZE, style=style)
+    m = style.margin * SIZE[0]
+    cal = Calibration.from_rect(m, m, SIZE[0] - m, SIZE[1] - m,
+                                die_size_px=float(np.median([d.side for d in truth])),
+                                background=empty_tray(style, SIZE, seed=seed + 1))
+    return image, truth, cal
+
+
+def _leaning_counts(seeds: range) -> tuple[int, int, int, int]:
+    """Over :func:`_leaning_tray` ``seeds``: leaning dice flagged, leaning dice, flat dice
+    read right, flat dice."""
+    from vision.sim import read_near
+
+    flagged = leaning = right = flat = 0
+    for seed in seeds:
+        image, truth, cal = _leaning_tray(seed)
+        reading = read_dice(image, cal)
+        for die in truth:
+            near = read_near(reading, die)
+            if die.tilted:
+                leaning += 1
+                flagged += all(d.flagged for d in near)
+            else:
+                flat += 1
+                right += (len(near) == 1 and near[0].value == die.value
+                          and not near[0].flagged)
+    return flagged, leaning, right, flat
+
+
+def test_with_the_empty_tray_a_die_leaning_on_the_wall_shows_by_its_shape(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seen from above, what a leaning die changes in the tray is drawn out beside its
+    top face; a flat die's is square round it. Dice the looks score are flagged so."""
+    from vision import learned
+
+    seeds = range(7000, 7020)
+    with_shape = _leaning_counts(seeds)
+    monkeypatch.setattr(learned, "SHAPE_LEANING", False)
+    without = _leaning_counts(seeds)
+    flagged, leaning, right, flat = with_shape
+    assert (leaning, flat) == (without[1], without[3])
+    # Measured: 35 of 36 leaning dice flagged (30 without the shape), 42 of 44 flat dice
+    # read right either way.
+    assert flagged >= without[0] + 3 and flagged >= 0.85 * leaning, (with_shape, without)
+    assert right == without[2] and right >= 0.9 * flat, (with_shape, without)
+
+
+def test_a_flat_die_alone_keeps_its_reading_whatever_its_value_and_turn() -> None:
+    """Every face is symmetric about its centre and square: its changed pixels do not
+    look drawn out, so the shape never flags a flat die alone by the wall."""
+    from vision import learned
+
+    flat_shapes = []
+    for seed in range(10, 22):
+        image, truth, style, cal = _tray(seed, [1 + seed % 6])
+        cal = dataclasses.replace(cal, background=empty_tray(style, SIZE, seed=seed))
+        die = truth[0]
+        ratio = changed.brightness_ratio(image, cal.background)
+        flat_shapes.append(learned._looks_leaning(image, cal.background, ratio, die.center,
+                                                  float(cal.die_size_px)))
+    assert not any(flat_shapes)
