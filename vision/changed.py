@@ -105,23 +105,31 @@ def changed_boxes(small: np.ndarray, empty: np.ndarray, die_px: float
 @dataclass(frozen=True)
 class Shape:
     """What differs from the empty tray in a patch, its shadow aside: how many pixels,
-    their centroid ``(x, y)`` in the patch, and how elongated they are (the ratio of
-    the spreads along their principal axes, 1 for a square or a disc)."""
+    their centroid ``(x, y)`` in the patch, how elongated they are (the ratio of the
+    spreads along their principal axes, 1 for a square or a disc), and their second
+    central moments ``(xx, xy, yy)`` in square pixels (the spread along a unit
+    direction ``(u, v)`` is ``xx u² + 2 xy u v + yy v²``)."""
 
     pixels: int
     x: float
     y: float
     elongation: float
+    moments: tuple[float, float, float]
+
+    def spread_along(self, u: float, v: float) -> float:
+        """The variance of the pixels' positions along the unit direction ``(u, v)``."""
+        xx, xy, yy = self.moments
+        return xx * u * u + 2 * xy * u * v + yy * v * v
 
 
 def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float, step: int = 1,
-                    core: tuple[float, float, float] | None = None) -> Shape | None:
+                    cores: tuple[tuple[float, float, float], ...] = ()) -> Shape | None:
     """The :class:`Shape` of what differs from ``empty`` in ``frame`` (a patch of a
     frame and the empty tray's same patch, ``ratio`` times darker), every ``step``-th
     pixel counted (``pixels`` is then of the thinned patch); ``None`` when nothing does.
-    With ``core`` ``(x, y, r)``, only the changed parts that reach within ``r`` pixels
-    of (x, y) (across or down) count: what lies apart from a die (a crumb gone since the empty tray was
-    taken, a pen nearby) is not the die's shape.
+    With ``cores``, each ``(x, y, r)``, only the changed parts that reach within ``r``
+    pixels of one of them (across or down) count: what lies apart from a die (a crumb
+    gone since the empty tray was taken, a pen nearby) is not the die's shape.
 
     A die's top face is symmetric about its centre, pips included, and square: seen
     from above its changed pixels lie round its centre, not elongated, whatever its
@@ -133,11 +141,13 @@ def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float, step: in
     >>> flat[29:33, 14:32] = 50                                    # and its shadow
     >>> s = shape_of_change(flat, empty, 1.0); (s.pixels, s.x, s.y, round(s.elongation, 2))
     (324, 19.5, 19.5, 1.0)
+    >>> round(s.spread_along(1.0, 0.0), 2)                         # 18² / 12, less a pixel's
+    26.92
     >>> lean = flat.copy(); lean[29:38, 11:29] = 170               # a side face shows too
     >>> s = shape_of_change(lean, empty, 1.0); (s.pixels, round(s.y, 1), round(s.elongation, 2))
     (486, 24.0, 1.5)
     >>> crumb = flat.copy(); crumb[34:39, 2:7] = 200               # apart from the die
-    >>> shape_of_change(crumb, empty, 1.0, core=(19.5, 19.5, 6.0)).pixels
+    >>> shape_of_change(crumb, empty, 1.0, cores=((19.5, 19.5, 6.0),)).pixels
     324
     """
     # OpenCV's per-channel calls: numpy's max over the channel axis costs ~40 times more.
@@ -149,25 +159,28 @@ def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float, step: in
     darkest = cv2.min(cv2.min(gain[0], gain[1]), gain[2])
     shade = (brightest < SHADE) & (brightest - darkest < SHADE_SPREAD)
     mask = (cv2.max(cv2.max(differs[0], differs[1]), differs[2]) > LEVEL) & ~shade
-    if core is not None:
-        mask = _reaching(mask, core[0] / step, core[1] / step, core[2] / step)
+    if cores:
+        mask = _reaching(mask, [(x / step, y / step, r / step) for x, y, r in cores])
     m = cv2.moments(mask.view(np.uint8), binaryImage=True)
     if m["m00"] < 3:
         return None
-    # The spreads along the principal axes: the eigenvalues of the second central moments.
-    mean, half_gap = (m["mu20"] + m["mu02"]) / 2, np.hypot((m["mu20"] - m["mu02"]) / 2, m["mu11"])
+    xx, xy, yy = (m[k] / m["m00"] * step * step for k in ("mu20", "mu11", "mu02"))
+    # The spreads along the principal axes: the eigenvalues of the second moments.
+    mean, half_gap = (xx + yy) / 2, float(np.hypot((xx - yy) / 2, xy))
     return Shape(int(m["m00"]), m["m10"] / m["m00"] * step, m["m01"] / m["m00"] * step,
-                 float(np.sqrt((mean + half_gap) / max(mean - half_gap, 1e-9))))
+                 float(np.sqrt((mean + half_gap) / max(mean - half_gap, 1e-9))), (xx, xy, yy))
 
 
-def _reaching(mask: np.ndarray, x: float, y: float, r: float) -> np.ndarray:
+def _reaching(mask: np.ndarray, cores: list[tuple[float, float, float]]) -> np.ndarray:
     """The parts of boolean ``mask`` (a pixel's gap joins them: pips to their face)
-    that reach into the square of ``r`` pixels either side of (x, y)."""
+    that reach into the square of ``r`` pixels either side of one of the ``cores``
+    ``(x, y, r)``."""
     joined = cv2.dilate(mask.view(np.uint8), np.ones((3, 3), np.uint8))
     count, labels = cv2.connectedComponents(joined, connectivity=8)
-    x0, y0 = max(0, int(x - r)), max(0, int(y - r))
     wanted = np.zeros(count, bool)
-    wanted[labels[y0:int(y + r) + 1, x0:int(x + r) + 1]] = True
+    for x, y, r in cores:
+        x0, y0 = max(0, int(x - r)), max(0, int(y - r))
+        wanted[labels[y0:int(y + r) + 1, x0:int(x + r) + 1]] = True
     wanted[0] = False
     return np.asarray(mask & wanted[labels])
 
