@@ -122,10 +122,12 @@ class Shape:
         return xx * u * u + 2 * xy * u * v + yy * v * v
 
 
-def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float, step: int = 1,
-                    cores: tuple[tuple[float, float, float], ...] = ()) -> Shape | None:
+def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float | tuple[float, float, float],
+                    step: int = 1, cores: tuple[tuple[float, float, float], ...] = ()
+                    ) -> Shape | None:
     """The :class:`Shape` of what differs from ``empty`` in ``frame`` (a patch of a
-    frame and the empty tray's same patch, ``ratio`` times darker), every ``step``-th
+    frame and the empty tray's same patch, ``ratio`` times darker, or by channel, as
+    :func:`channel_ratios` gives it), every ``step``-th
     pixel counted (``pixels`` is then of the thinned patch); ``None`` when nothing does.
     With ``cores``, each ``(x, y, r)``, only the changed parts that reach within ``r``
     pixels of one of them (across or down) count: what lies apart from a die (a crumb
@@ -152,7 +154,8 @@ def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float, step: in
     """
     # OpenCV's per-channel calls: numpy's max over the channel axis costs ~40 times more.
     now = np.ascontiguousarray(frame[::step, ::step])
-    then = cv2.convertScaleAbs(np.ascontiguousarray(empty[::step, ::step]), alpha=ratio)
+    gains = (ratio, ratio, ratio) if isinstance(ratio, (int, float)) else ratio
+    then = cv2.transform(np.ascontiguousarray(empty[::step, ::step]), np.diag(gains))
     differs = cv2.split(cv2.absdiff(now, then))
     gain = cv2.split(cv2.divide(now.astype(np.float32) + 1.0, then.astype(np.float32) + 1.0))
     brightest = cv2.max(cv2.max(gain[0], gain[1]), gain[2])
@@ -266,6 +269,30 @@ def brightness_ratio(frame: np.ndarray, empty: np.ndarray) -> float:
     """
     ratio = _mean(frame) / max(1.0, _mean(empty))
     return min(max(ratio, 1 / MAX_GAIN), MAX_GAIN)
+
+
+def channel_ratios(frame: np.ndarray, empty: np.ndarray) -> tuple[float, float, float]:
+    """How much brighter ``frame`` is than ``empty`` in each colour channel (blue, green,
+    red), each kept within :data:`vision.exposure.MAX_GAIN` as :func:`brightness_ratio`
+    is: a camera's white balance drifts with the light (a warm lamp in the evening), and
+    matched channel by channel the empty tray's floor is the floor again.
+
+    >>> empty = np.full((4, 4, 3), 60, np.uint8)
+    >>> warm = (empty * np.array([0.8, 1.0, 1.25])).astype(np.uint8)
+    >>> channel_ratios(warm, empty)
+    (0.8, 1.0, 1.25)
+    """
+    now, then = _means(frame), _means(empty)
+    b, g, r = (min(max(n / max(1.0, t), 1 / MAX_GAIN), MAX_GAIN) for n, t in zip(now, then))
+    return b, g, r
+
+
+def _means(image: np.ndarray) -> tuple[float, float, float]:
+    """The mean level of each channel of ``image``, sampled as :func:`_mean` does."""
+    h, w = image.shape[:2]
+    grid = (min(w, 80), max(1, min(h, round(80 * h / w))))
+    b, g, r, _ = cv2.mean(cv2.resize(image, grid, interpolation=cv2.INTER_NEAREST))
+    return b, g, r
 
 
 def _mean(image: np.ndarray) -> float:

@@ -138,7 +138,9 @@ LEAN_ALONE = 1.5
 # of a face or more (a die the floor's colour changes little but its pips), lie more
 # than SHAPE_OFF of a side off its centre and are elongated more than SHAPE_ELONG, is
 # reported tilted. With the tray's outline, only a die within WALL_NEAR sizes of it is
-# asked: a die needs something to lean on. Set on simulated trays (seeds 7000-7079, five kinds, calibrated with
+# asked: a die needs something to lean on. The empty tray is matched to the frame
+# channel by channel for the shapes (vision.changed.channel_ratios): under a white
+# balance drifted since it was taken, matched by one ratio, they flagged flat dice. Set on simulated trays (seeds 7000-7079, five kinds, calibrated with
 # the empty tray): of the dice scored alone, 30 of 31 leaning dice and 7 of 738 flat
 # ones have such a shape (a flat die alone: off its centre 0.05 of a side, elongated
 # 1.03, in the median; a leaning one 0.19 and 1.34). Judged on other seeds (9000-9079,
@@ -292,7 +294,7 @@ def _leaning_pairs(image: np.ndarray, calibration: Calibration, dice: list[DieRe
         return float(np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]))
 
     out = list(dice)
-    ratio: float | None = None
+    ratio: tuple[float, float, float] | None = None
     for i, a in enumerate(dice):
         for j in range(i + 1, len(dice)):
             b = dice[j]
@@ -302,7 +304,7 @@ def _leaning_pairs(image: np.ndarray, calibration: Calibration, dice: list[DieRe
                            for o in dice)):
                 continue
             if ratio is None:
-                ratio = changed.brightness_ratio(image, background)
+                ratio = changed.channel_ratios(image, background)
             leaning = _pair_leaning(image, background, ratio, a.center, b.center, float(size))
             if leaning is not None:
                 k = (i, j)[leaning]
@@ -311,7 +313,7 @@ def _leaning_pairs(image: np.ndarray, calibration: Calibration, dice: list[DieRe
     return out
 
 
-def _pair_leaning(image: np.ndarray, background: np.ndarray, ratio: float,
+def _pair_leaning(image: np.ndarray, background: np.ndarray, ratio: tuple[float, float, float],
                   a: tuple[float, float], b: tuple[float, float], size: float) -> int | None:
     """Which of two close dice centred at ``a`` and ``b`` (0 or 1) leans on the other,
     by the shape of their changed pixels, or ``None`` when they look flat."""
@@ -347,7 +349,7 @@ def _shapes(image: np.ndarray, calibration: Calibration | None,
     if background is None or not size or background.shape != image.shape:
         return {}
     out: dict[int, str] = {}
-    ratio: float | None = None
+    ratio: tuple[float, float, float] | None = None
     for c, p in dice:
         if int(np.argmax(p)) in (classify.NOT_DIE, classify.TILTED) or any(
                 o is not c and np.hypot(o.x - c.x, o.y - c.y) <= SHAPE_ALONE * size
@@ -357,14 +359,15 @@ def _shapes(image: np.ndarray, calibration: Calibration | None,
         if inside is not None and inside > WALL_NEAR * size:
             continue  # nothing to lean on out there
         if ratio is None:
-            ratio = changed.brightness_ratio(image, background)
+            ratio = changed.channel_ratios(image, background)
         verdict = _shape_verdict(image, background, ratio, (c.x, c.y), float(size))
         if verdict is not None:
             out[id(c)] = verdict
     return out
 
 
-def _shape_verdict(image: np.ndarray, background: np.ndarray, ratio: float,
+def _shape_verdict(image: np.ndarray, background: np.ndarray,
+                   ratio: tuple[float, float, float],
                    centre: tuple[float, float], size: float) -> str | None:
     """:data:`LEANING` or :data:`FLAT` when the changed pixels round ``centre`` clearly
     have that shape, else ``None``."""
