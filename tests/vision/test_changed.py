@@ -296,3 +296,23 @@ def test_a_flat_die_alone_has_a_flat_die_s_shape_whatever_its_value_and_turn() -
                                                float(cal.die_size_px)))
     assert learned.LEANING not in verdicts
     assert verdicts.count(learned.FLAT) >= 10, verdicts
+
+
+def test_changed_pixels_drawn_out_towards_the_wall_are_not_a_lean() -> None:
+    """A die leaning on the wall turns up its side face away from the wall; something
+    changed on its wall side instead (a coloured shadow, a reflection) is no lean."""
+    from vision import learned
+
+    empty = np.full((120, 120, 3), 90, np.uint8)
+    frame = empty.copy()
+    frame[42:78, 42:78] = (230, 230, 230)          # a die's top face, 36 px
+    frame[42:78, 78:92] = (60, 90, 140)            # something beside it, on its right
+    ratio = (1.0, 1.0, 1.0)
+    # The wall on its left: the change lies into the tray, as a side face would.
+    assert learned._shape_verdict(frame, empty, ratio, (60, 60), 36.0, (1.0, 0.0)) == learned.LEANING
+    # The wall on its right: the change lies towards the wall.
+    assert learned._shape_verdict(frame, empty, ratio, (60, 60), 36.0, (-1.0, 0.0)) is None
+    # A die alone, square round its centre, is flat whichever way the wall lies.
+    flat = empty.copy()
+    flat[42:78, 42:78] = (230, 230, 230)
+    assert learned._shape_verdict(flat, empty, ratio, (60, 60), 36.0, (-1.0, 0.0)) == learned.FLAT
