@@ -12,6 +12,7 @@ import importlib
 import os
 import statistics
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -100,19 +101,49 @@ def _close_ups(size: tuple[int, int] = (640, 480),
 
 
 def _leaning() -> dict[str, Any]:
-    """Simulated trays with dice leaning on the wall: how many of those are flagged."""
+    """Simulated trays with dice leaning on the wall: how many of those are flagged,
+    without a calibration and with the tray's outline, die size and empty tray."""
     from vision.sim import leaning_flagged
 
     flagged, total = leaning_flagged(read_dice, range(100, 140))
-    return {"leaning_dice_flagged": f"{flagged}/{total}"}
+    return {"leaning_dice_flagged": f"{flagged}/{total}",
+            "with_calibration_and_empty_tray": _with_empty_tray("leaning", range(100, 140))}
 
 
 def _on_other_dice() -> dict[str, Any]:
-    """Simulated trays with dice leaning on other dice (no calibration): how many of
-    those are flagged, and how many of the flat dice are read right."""
+    """Simulated trays with dice leaning on other dice: how many of those are flagged,
+    and how many of the flat dice are read right, without a calibration and with the
+    tray's outline, die size and empty tray."""
     flagged, leaning, right, flat = die_leaning_counts(range(100, 140))
     return {"leaning_dice_flagged": f"{flagged}/{leaning}",
+            "flat_dice_read_right": f"{right}/{flat}",
+            "with_calibration_and_empty_tray": _with_empty_tray("on_die", range(100, 140))}
+
+
+def _with_empty_tray(kind: str, seeds: range) -> dict[str, str]:
+    """The :data:`vision.sim.TRAY_KINDS` trays of ``seeds`` read with a calibration of
+    the tray's outline, die size and empty tray (another frame of it, as "Take the
+    empty tray" takes it): leaning dice flagged, flat dice read right."""
+    flagged, leaning, right, flat = empty_tray_counts(kind, seeds)
+    return {"leaning_dice_flagged": f"{flagged}/{leaning}",
             "flat_dice_read_right": f"{right}/{flat}"}
+
+
+def empty_tray_counts(kind: str, seeds: range) -> tuple[int, int, int, int]:
+    """See :func:`_with_empty_tray`: leaning dice flagged, leaning dice, flat dice read
+    right, flat dice."""
+    from vision.sim import empty_tray, styled_trays
+
+    size = (640, 480)
+
+    def calibrated(truth: Any, style: Any) -> Calibration:
+        m = style.margin * size[0]
+        return Calibration.from_rect(m, m, size[0] - m, size[1] - m,
+                                     die_size_px=float(np.median([d.side for d in truth])),
+                                     background=empty_tray(style, size, seed=1))
+
+    return _leaning_tally((read_dice(image, calibrated(truth, style)), truth)
+                          for image, truth, style in styled_trays(kind, seeds, size))
 
 
 def die_leaning_counts(seeds: range) -> tuple[int, int, int, int]:
@@ -120,9 +151,14 @@ def die_leaning_counts(seeds: range) -> tuple[int, int, int, int]:
     leaning dice flagged, leaning dice, flat dice read right, flat dice."""
     from vision.sim import die_leaning_trays
 
+    return _leaning_tally((read_dice(image), truth) for image, truth in die_leaning_trays(seeds))
+
+
+def _leaning_tally(reads: Iterable[tuple[Reading, Any]]) -> tuple[int, int, int, int]:
+    """Over ``(reading, truth)`` of simulated trays: leaning dice flagged, leaning dice,
+    flat dice read right, flat dice."""
     flagged = leaning = right = flat = 0
-    for image, truth in die_leaning_trays(seeds):
-        reading = read_dice(image)
+    for reading, truth in reads:
         for die in truth:
             ok = _die_right(reading, die)
             leaning += die.tilted
@@ -146,12 +182,14 @@ def _die_right(reading: Any, die: Any) -> bool:
 def _by_the_wall() -> dict[str, Any]:
     """Simulated trays with many dice by the wall: of the dice leaning on it, how many
     are flagged, and of the flat dice lying against it, how many are read right, without
-    and with a calibration (the tray's outline and die size)."""
+    and with a calibration (the tray's outline and die size); and with the empty tray
+    too, of all the flat dice, how many are read right."""
     out: dict[str, Any] = {}
     for name, calibrated in (("without_calibration", False), ("with_calibration", True)):
         flagged, leaning, right, by_wall = wall_counts(range(100, 140), calibrated)
         out[name] = {"leaning_dice_flagged": f"{flagged}/{leaning}",
                      "flat_dice_against_the_wall_read_right": f"{right}/{by_wall}"}
+    out["with_calibration_and_empty_tray"] = _with_empty_tray("wall", range(100, 140))
     return out
 
 

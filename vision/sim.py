@@ -829,14 +829,43 @@ def render_close_up(rng: np.random.Generator, n: int, die_side: float,
     return render_tray(rng, values, size, style=style)
 
 
+# The kinds of trays the tests and the benchmark read, each a fixed style change and a
+# number of dice: ``(style -> style, dice count from rng)``.
+TRAY_KINDS: dict[str, tuple[Callable[[TrayStyle], TrayStyle],
+                            Callable[[np.random.Generator], int]]] = {
+    "leaning": (lambda s: dataclasses.replace(s, tilt=0.5, clutter=0), lambda rng: 4),
+    "wall": (lambda s: dataclasses.replace(s, tilt=0.3, wall=0.5, clutter=0),
+             lambda rng: int(rng.integers(3, 7))),
+    "on_die": (lambda s: dataclasses.replace(s, tilt=0.35, on_die=1.0, clutter=0),
+               lambda rng: int(rng.integers(4, 6))),
+    "cluster": (lambda s: dataclasses.replace(s, tilt=0.0, clutter=0, touching=0.6,
+                                              die_side=min(s.die_side, 0.06)),
+                lambda rng: 6),
+}
+
+
+def styled_trays(kind: str, seeds: range, size: Size = (640, 480)
+                 ) -> Iterator[tuple[np.ndarray, tuple[SimDie, ...], TrayStyle]]:
+    """The trays of :data:`TRAY_KINDS` ``kind``, one per seed (a seed whose dice do not
+    fit is skipped), each with its style: for :func:`empty_tray`, and the outline at the
+    style's margin, as a calibration takes them."""
+    change, count = TRAY_KINDS[kind]
+    for seed in seeds:
+        rng = np.random.default_rng(seed)
+        style = change(TrayStyle.random(rng, size))
+        values = [int(v) for v in rng.integers(1, 7, size=count(rng))]
+        try:
+            image, truth = render_tray(rng, values, size, style=style)
+        except ValueError:
+            continue
+        yield image, truth, style
+
+
 def leaning_trays(seeds: range) -> Iterator[tuple[np.ndarray, tuple[SimDie, ...]]]:
     """640x480 trays of four dice, about half of them leaning on the wall (tilted), no
     clutter: one tray per seed, the same for every caller (tests, the benchmark)."""
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), tilt=0.5, clutter=0)
-        values = [int(v) for v in rng.integers(1, 7, size=4)]
-        yield render_tray(rng, values, (640, 480), style=style)
+    for image, truth, _style in styled_trays("leaning", seeds):
+        yield image, truth
 
 
 def wall_trays(seeds: range, size: Size = (640, 480)
@@ -845,14 +874,7 @@ def wall_trays(seeds: range, size: Size = (640, 480)
     of 30 %, and half the others lie flat against it. One tray per seed, the same for
     every caller (tests, the benchmark), with the tray's outline ``(x0, y0, x1, y1)`` for
     a calibration; a seed whose dice do not fit is skipped."""
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        style = dataclasses.replace(TrayStyle.random(rng, size), tilt=0.3, wall=0.5, clutter=0)
-        values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(3, 7)))]
-        try:
-            image, truth = render_tray(rng, values, size, style=style)
-        except ValueError:
-            continue
+    for image, truth, style in styled_trays("wall", seeds, size):
         m = style.margin * size[0]
         yield image, truth, (m, m, size[0] - m, size[1] - m)
 
@@ -863,15 +885,8 @@ def die_leaning_trays(seeds: range, size: Size = (640, 480)
     (on the wall when no flat die can hold it): a throw that ends with a die cocked
     against another. No clutter; one tray per seed, the same for every caller (tests,
     the benchmark); a seed whose dice do not fit is skipped."""
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        style = dataclasses.replace(TrayStyle.random(rng, size), tilt=0.35, on_die=1.0,
-                                    clutter=0)
-        values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(4, 6)))]
-        try:
-            yield render_tray(rng, values, size, style=style)
-        except ValueError:
-            continue
+    for image, truth, _style in styled_trays("on_die", seeds, size):
+        yield image, truth
 
 
 def cluster_trays(seeds: range, count: int = 6, size: Size = (640, 480)
@@ -881,9 +896,7 @@ def cluster_trays(seeds: range, count: int = 6, size: Size = (640, 480)
     (tests, the benchmark); a seed whose dice do not fit is skipped."""
     for seed in seeds:
         rng = np.random.default_rng(seed)
-        style = TrayStyle.random(rng, size)
-        style = dataclasses.replace(style, tilt=0.0, clutter=0, touching=0.6,
-                                    die_side=min(style.die_side, 0.06))
+        style = TRAY_KINDS["cluster"][0](TrayStyle.random(rng, size))
         values = [int(v) for v in rng.integers(1, 7, size=count)]
         try:
             yield render_tray(rng, values, size, style=style)
