@@ -129,52 +129,34 @@ LEAN_HINT = 0.01
 LEAN_TILT = 0.1
 LEAN_ALONE = 1.5
 
-# With the empty tray's picture in the calibration, a die leaning on the wall shows its
-# shape: seen from above, a flat die's changed pixels (shadow aside, vision.changed
-# .shape_of_change) lie square round its top face's centre, whatever its value and turn;
-# a leaning die's side face shows beside its top face, pulling them off that centre and
-# drawing them out. So a die read as a value, with no other die within SHAPE_ALONE of
-# its size, whose changed pixels within SHAPE_REACH sizes of its centre cover SHAPE_COVER
-# of a face or more (a die the floor's colour changes little but its pips), lie more
-# than SHAPE_OFF of a side off its centre and are elongated more than SHAPE_ELONG, is
-# reported tilted. With the tray's outline, only a die within WALL_NEAR sizes of it is
-# asked: a die needs something to lean on. The empty tray is matched to the frame
-# channel by channel for the shapes (vision.changed.channel_ratios): under a white
-# balance drifted since it was taken, matched by one ratio, they flagged flat dice. Set on simulated trays (seeds 7000-7079, five kinds, calibrated with
-# the empty tray): of the dice scored alone, 30 of 31 leaning dice and 7 of 738 flat
-# ones have such a shape (a flat die alone: off its centre 0.05 of a side, elongated
-# 1.03, in the median; a leaning one 0.19 and 1.34). Judged on other seeds (9000-9079,
-# and 1280x960 trays 9200-9279) by criteria written before the run
-# (vision/training/README.md, sixteenth round): silent errors 51 -> 32 of 2164 dice,
-# 3 flat dice read right flagged instead, no new misread, +0.2 ms a calibrated read.
-# A die leaning on another die is not alone, and not asked.
+# With the empty tray's picture in the calibration, the reader sees the shape of what a
+# die changes in the tray (vision.changed.shape_of_change: its shadow aside, the empty
+# tray matched to the frame channel by channel, as a white balance drifts with the
+# light). Seen from above, a flat die changes a square round its top face's centre,
+# whatever its value and turn. A die read as a value, with no other die within
+# SHAPE_ALONE of its size, by a marked wall (within WALL_NEAR), whose changed pixels
+# within SHAPE_REACH sizes of its centre (only the parts that reach within SHAPE_CORE
+# of it: a crumb or a pen apart from it is not the die) cover SHAPE_COVER of a face or
+# more (a die the floor's colour changes little but its pips), lie within FLAT_OFF of a
+# side round its centre and are elongated less than FLAT_ELONG, is flat: it is not
+# given the closer look for leaning. On the simulated trays of seeds 7000-7079, 248 of
+# the 567 closer crops the wall check asked were such dice, every one of them flat.
+# Judged on other seeds (9500-9579, 1280x960 9700-9779) by criteria written first: every
+# count the same but one leaning die more scored (43 -> 44 of 2149 dice); calibrated
+# 640x480 reads 7.38 -> 6.46 ms median, trays by the wall 12.34 -> 10.71, 1280x960
+# 9.74 -> 8.74 (alternating).
+# The shape is not taken the other way for a die alone: a die leaning on the wall draws
+# its changed pixels out, into the tray, and on simulated trays calling such dice tilted
+# removed 19 of 51 silent errors; but a real camera's perspective shows flat dice's side
+# faces, away from the picture's centre, inwards too: on the train photos, with an empty
+# tray made by inpainting their labelled dice, it flagged 15 of 1213 flat byler-d6 dice
+# and 10 of 951 matteop65 (vision/training/README.md, sixteenth round).
 SHAPE_ALONE = 1.75
 SHAPE_REACH = 1.0
-SHAPE_COVER = 0.6
-SHAPE_OFF = 0.12
-SHAPE_ELONG = 1.15
-# Only the changed parts that reach within SHAPE_CORE sizes of the die's centre count:
-# a crumb gone since the empty tray was taken, or a pen nearby, is not the die.
 SHAPE_CORE = 0.3
-# A die leaning on the wall turns up the side face away from the wall: with the tray's
-# outline, a die's changed pixels are a leaning die's only when they lie off its centre
-# into the tray (the cosine with the way in from the nearest wall at least SHAPE_INWARDS).
-# On seeds 7000-7079, 154 of 156 leaning dice so judged point so (cosine 0.83 or more for
-# 95 %). A shadow falls one way across the whole tray, so this keeps most walls' flat
-# dice safe from shadows the simulator does not draw.
-SHAPE_INWARDS = 0.5
-# The shape answers the other way too: a die whose changed pixels lie within FLAT_OFF of
-# a side round its centre and are elongated less than FLAT_ELONG is flat, and by a
-# marked wall it is not given the closer look for leaning (WALL_NEAR). On the simulated
-# trays of seeds 7000-7079, 248 of the 567 closer crops the wall check asked were such
-# dice, every one of them flat. Judged on other seeds (9500-9579, 1280x960 9700-9779) by
-# criteria written first: every count the same but one leaning die more scored (silent
-# errors 43 -> 44 of 2149 dice); calibrated 640x480 reads 7.38 -> 6.46 ms median, trays
-# by the wall 12.34 -> 10.71, 1280x960 9.74 -> 8.74 (alternating).
+SHAPE_COVER = 0.6
 FLAT_OFF = 0.1
 FLAT_ELONG = 1.12
-LEANING = "leaning"
-FLAT = "flat"
 # Two dice close together, nothing else near (SHAPE_ALONE), when one leans on the
 # other: seen from above, their changed pixels reach further along the line between
 # them than two flat dice's (two squares side by side d apart spread 1/12 + d²/4 of a
@@ -191,10 +173,12 @@ FLAT = "flat"
 # dice, more than its criteria allowed. Thinned, on other fresh seeds (10000-10079, and
 # 1280x960 10200-10279; vision/training/README.md, sixteenth round): silent errors
 # 48 -> 40 of 2146 dice (on dice 33 -> 25), 2 flat dice flagged, no new misread, no slower.
+# Perspective shows both dice's side faces alike: on the train photos with an inpainted
+# empty tray, it flagged 1 of 1213 flat byler-d6 dice and 2 of 951 matteop65.
 PAIR_SPREAD = 0.09
 PAIR_OFF = 0.08
 PAIR_PX = 16
-SHAPE_LEANING = True
+SHAPES = True  # the flat die's shape and the pair's, above
 
 # The second look's probabilities for the dice it has read in one read, by (x, y, face):
 # a die by the wall it has read as unsure is not read again for leaning.
@@ -235,9 +219,8 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     by_id = {id(c): p for c, p in keep}
     taught = calibration.picture_faces if calibration is not None else ()
     known = calibration.known_dice if calibration is not None else ()
-    shapes = _shapes(image, calibration, [(c, by_id[id(c)]) for c in kept_cands])
-    leaning = _leaning(image, calibration, [(c, by_id[id(c)]) for c in kept_cands],
-                       closer, {k for k, v in shapes.items() if v == FLAT})
+    leaning = _leaning(image, calibration, [(c, by_id[id(c)]) for c in kept_cands], closer,
+                       _flat(image, calibration, [(c, by_id[id(c)]) for c in kept_cands]))
     out: list[DieRead] = []
     for c in kept_cands:
         p = by_id[id(c)]
@@ -269,22 +252,11 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
                             cut=_cut_by_edge(image, x, y, face)))
     if known:
         out = _remembered(image, out, known)
-    if shapes:
-        out = _leaning_by_shape(out, {(c.x, c.y) for c in kept_cands if shapes.get(id(c)) == LEANING})
-    if SHAPE_LEANING and calibration is not None:
+    if SHAPES and calibration is not None:
         out = _leaning_pairs(image, calibration, out)
     # Reading order: top to bottom, then left to right, so a list of values is stable.
     out.sort(key=lambda d: (d.center[1], d.center[0]))
     return out
-
-
-def _leaning_by_shape(dice: list[DieRead], leaning: set[tuple[float, float]]
-                      ) -> list[DieRead]:
-    """``dice`` with those scored whose centre is in ``leaning`` (their changed pixels
-    have a leaning die's shape, see SHAPE_LEANING) reported tilted."""
-    return [make_die(None, d.center, d.box, d.confidence, tilted=True)
-            if not d.flagged and d.value is not None and d.center in leaning else d
-            for d in dice]
 
 
 def _leaning_pairs(image: np.ndarray, calibration: Calibration, dice: list[DieRead]
@@ -344,54 +316,36 @@ def _pair_leaning(image: np.ndarray, background: np.ndarray, ratio: tuple[float,
     return 1 if off > 0 else 0
 
 
-def _shapes(image: np.ndarray, calibration: Calibration | None,
-            dice: list[tuple[detect.Candidate, np.ndarray]]) -> dict[int, str]:
-    """What the changed pixels say of the dice that may lean (see SHAPE_LEANING): ``id``
-    of the candidate to :data:`LEANING` or :data:`FLAT`, for the dice read as a value or
-    a picture, with no other within SHAPE_ALONE sizes and, with an outline, by the wall;
-    none without an empty tray and die size, or with SHAPE_LEANING off."""
-    if not SHAPE_LEANING or calibration is None:
-        return {}
+def _flat(image: np.ndarray, calibration: Calibration | None,
+          dice: list[tuple[detect.Candidate, np.ndarray]]) -> set[int]:
+    """The ``id`` of the candidates by a marked wall whose changed pixels are clearly a
+    flat die's (see FLAT_OFF): read as a value or a picture, no other within SHAPE_ALONE
+    sizes; none without an empty tray, die size and outline, or with SHAPES off."""
+    if not SHAPES or calibration is None or calibration.tray is None:
+        return set()
     background, size = calibration.background, calibration.die_size_px
     if background is None or not size or background.shape != image.shape:
-        return {}
-    out: dict[int, str] = {}
+        return set()
+    out: set[int] = set()
     ratio: tuple[float, float, float] | None = None
     for c, p in dice:
-        if int(np.argmax(p)) in (classify.NOT_DIE, classify.TILTED) or any(
-                o is not c and np.hypot(o.x - c.x, o.y - c.y) <= SHAPE_ALONE * size
-                for o, _ in dice):
-            continue
         inside = calibration.edge_distance(c.x, c.y)
-        if inside is not None and inside > WALL_NEAR * size:
-            continue  # nothing to lean on out there
+        if (int(np.argmax(p)) in (classify.NOT_DIE, classify.TILTED)
+                or inside is None or inside > WALL_NEAR * c.face
+                or any(o is not c and np.hypot(o.x - c.x, o.y - c.y) <= SHAPE_ALONE * size
+                       for o, _ in dice)):
+            continue
         if ratio is None:
             ratio = changed.channel_ratios(image, background)
-        verdict = _shape_verdict(image, background, ratio, (c.x, c.y), float(size),
-                                 _inwards(calibration, c.x, c.y) if inside is not None else None)
-        if verdict is not None:
-            out[id(c)] = verdict
+        if _looks_flat(image, background, ratio, (c.x, c.y), float(size)):
+            out.add(id(c))
     return out
 
 
-def _inwards(calibration: Calibration, x: float, y: float) -> tuple[float, float]:
-    """The direction from (x, y) into the tray, away from its nearest wall (a unit
-    vector; the way the distance from the outline grows)."""
-    d = calibration.edge_distance
-    gx = (d(x + 1, y) or 0.0) - (d(x - 1, y) or 0.0)
-    gy = (d(x, y + 1) or 0.0) - (d(x, y - 1) or 0.0)
-    n = float(np.hypot(gx, gy)) or 1.0
-    return gx / n, gy / n
-
-
-def _shape_verdict(image: np.ndarray, background: np.ndarray,
-                   ratio: tuple[float, float, float],
-                   centre: tuple[float, float], size: float,
-                   inwards: tuple[float, float] | None = None) -> str | None:
-    """:data:`LEANING` or :data:`FLAT` when the changed pixels round ``centre`` clearly
-    have that shape, else ``None``. With ``inwards``, the way into the tray from its
-    nearest wall, a leaning die's changed pixels must lie off its centre that way
-    (SHAPE_INWARDS)."""
+def _looks_flat(image: np.ndarray, background: np.ndarray, ratio: tuple[float, float, float],
+                centre: tuple[float, float], size: float) -> bool:
+    """Whether the changed pixels round ``centre`` are clearly a flat die's: square round
+    it (see FLAT_OFF)."""
     reach = SHAPE_REACH * size
     h, w = image.shape[:2]
     x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
@@ -401,16 +355,9 @@ def _shape_verdict(image: np.ndarray, background: np.ndarray,
     shape = changed.shape_of_change(image[y0:y1, x0:x1], background[y0:y1, x0:x1], ratio, step,
                                     cores=((centre[0] - x0, centre[1] - y0, SHAPE_CORE * size),))
     if shape is None or shape.pixels * step * step < SHAPE_COVER * size * size:
-        return None
-    dx, dy = x0 + shape.x - centre[0], y0 + shape.y - centre[1]
-    off = np.hypot(dx, dy) / size
-    if off > SHAPE_OFF and shape.elongation > SHAPE_ELONG:
-        if inwards is None or (dx * inwards[0] + dy * inwards[1]) >= SHAPE_INWARDS * off * size:
-            return LEANING
-        return None
-    if off < FLAT_OFF and shape.elongation < FLAT_ELONG:
-        return FLAT
-    return None
+        return False
+    off = np.hypot(x0 + shape.x - centre[0], y0 + shape.y - centre[1]) / size
+    return bool(off < FLAT_OFF and shape.elongation < FLAT_ELONG)
 
 
 def _remembered(image: np.ndarray, dice: list[DieRead],
