@@ -148,9 +148,9 @@ LEAN_ALONE = 1.5
 # The shape is not taken the other way for a die alone: a die leaning on the wall draws
 # its changed pixels out, into the tray, and on simulated trays calling such dice tilted
 # removed 19 of 51 silent errors; but a real camera's perspective shows flat dice's side
-# faces, away from the picture's centre, inwards too: on the train photos, with an empty
-# tray made by inpainting their labelled dice, it flagged 15 of 1213 flat byler-d6 dice
-# and 10 of 951 matteop65 (vision/training/README.md, sixteenth round).
+# faces, away from the picture's centre, inwards too: on the byler-d6 train photos, with
+# an empty tray made by inpainting their labelled dice, it flagged 15 of 1213 flat dice
+# (vision/training/README.md, sixteenth round).
 SHAPE_ALONE = 1.75
 SHAPE_REACH = 1.0
 SHAPE_CORE = 0.3
@@ -173,8 +173,8 @@ FLAT_ELONG = 1.12
 # dice, more than its criteria allowed. Thinned, on other fresh seeds (10000-10079, and
 # 1280x960 10200-10279; vision/training/README.md, sixteenth round): silent errors
 # 48 -> 40 of 2146 dice (on dice 33 -> 25), 2 flat dice flagged, no new misread, no slower.
-# Perspective shows both dice's side faces alike: on the train photos with an inpainted
-# empty tray, it flagged 1 of 1213 flat byler-d6 dice and 2 of 951 matteop65.
+# Perspective shows both dice's side faces alike: on the byler-d6 train photos with an
+# inpainted empty tray, it flagged 1 of 1213 flat dice.
 PAIR_SPREAD = 0.09
 PAIR_OFF = 0.08
 PAIR_PX = 16
