@@ -127,8 +127,9 @@ def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float | tuple[f
                     ) -> Shape | None:
     """The :class:`Shape` of what differs from ``empty`` in ``frame`` (a patch of a
     frame and the empty tray's same patch, ``ratio`` times darker, or by channel, as
-    :func:`channel_ratios` gives it), every ``step``-th
-    pixel counted (``pixels`` is then of the thinned patch); ``None`` when nothing does.
+    :func:`channel_ratios` gives it), every ``step``-th pixel looked at (``pixels`` is
+    still of the whole patch: each one looked at counts for ``step``²); ``None`` when
+    nothing does.
     With ``cores``, each ``(x, y, r)``, only the changed parts that reach within ``r``
     pixels of one of them (across or down) count: what lies apart from a die (a crumb
     gone since the empty tray was taken, a pen nearby) is not the die's shape.
@@ -170,7 +171,7 @@ def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float | tuple[f
     xx, xy, yy = (m[k] / m["m00"] * step * step for k in ("mu20", "mu11", "mu02"))
     # The spreads along the principal axes: the eigenvalues of the second moments.
     mean, half_gap = (xx + yy) / 2, float(np.hypot((xx - yy) / 2, xy))
-    return Shape(int(m["m00"]), m["m10"] / m["m00"] * step, m["m01"] / m["m00"] * step,
+    return Shape(int(m["m00"]) * step * step, m["m10"] / m["m00"] * step, m["m01"] / m["m00"] * step,
                  float(np.sqrt((mean + half_gap) / max(mean - half_gap, 1e-9))), (xx, xy, yy))
 
 

@@ -219,8 +219,8 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     by_id = {id(c): p for c, p in keep}
     taught = calibration.picture_faces if calibration is not None else ()
     known = calibration.known_dice if calibration is not None else ()
-    leaning = _leaning(image, calibration, [(c, by_id[id(c)]) for c in kept_cands], closer,
-                       _flat(image, calibration, [(c, by_id[id(c)]) for c in kept_cands]))
+    kept = [(c, by_id[id(c)]) for c in kept_cands]
+    leaning = _leaning(image, calibration, kept, closer, _flat(image, calibration, kept, closer))
     out: list[DieRead] = []
     for c in kept_cands:
         p = by_id[id(c)]
@@ -296,15 +296,8 @@ def _pair_leaning(image: np.ndarray, background: np.ndarray, ratio: tuple[float,
                   a: tuple[float, float], b: tuple[float, float], size: float) -> int | None:
     """Which of two close dice centred at ``a`` and ``b`` (0 or 1) leans on the other,
     by the shape of their changed pixels, or ``None`` when they look flat."""
-    reach = SHAPE_REACH * size
-    h, w = image.shape[:2]
-    x0, y0 = max(0, int(min(a[0], b[0]) - reach)), max(0, int(min(a[1], b[1]) - reach))
-    x1, y1 = min(w, int(max(a[0], b[0]) + reach) + 1), min(h, int(max(a[1], b[1]) + reach) + 1)
     # A pair's patch is twice a die's: thinned to about PAIR_PX pixels a die side.
-    step = max(1, int(size // PAIR_PX))
-    core = SHAPE_CORE * size
-    shape = changed.shape_of_change(image[y0:y1, x0:x1], background[y0:y1, x0:x1], ratio, step,
-                                    cores=((a[0] - x0, a[1] - y0, core), (b[0] - x0, b[1] - y0, core)))
+    shape, x0, y0 = _shape_round(image, background, ratio, (a, b), size, PAIR_PX)
     d = float(np.hypot(b[0] - a[0], b[1] - a[1]))
     if shape is None or d == 0.0:
         return None
@@ -317,10 +310,11 @@ def _pair_leaning(image: np.ndarray, background: np.ndarray, ratio: tuple[float,
 
 
 def _flat(image: np.ndarray, calibration: Calibration | None,
-          dice: list[tuple[detect.Candidate, np.ndarray]]) -> set[int]:
+          dice: list[tuple[detect.Candidate, np.ndarray]], closer: Closer) -> set[int]:
     """The ``id`` of the candidates by a marked wall whose changed pixels are clearly a
     flat die's (see FLAT_OFF): read as a value or a picture, no other within SHAPE_ALONE
-    sizes; none without an empty tray, die size and outline, or with SHAPES off."""
+    sizes, not read by the second look already (``closer``: asking it costs nothing);
+    none without an empty tray, die size and outline, or with SHAPES off."""
     if not SHAPES or calibration is None or calibration.tray is None:
         return set()
     background, size = calibration.background, calibration.die_size_px
@@ -332,6 +326,7 @@ def _flat(image: np.ndarray, calibration: Calibration | None,
         inside = calibration.edge_distance(c.x, c.y)
         if (int(np.argmax(p)) in (classify.NOT_DIE, classify.TILTED)
                 or inside is None or inside > WALL_NEAR * c.face
+                or (c.x, c.y, c.face) in closer
                 or any(o is not c and np.hypot(o.x - c.x, o.y - c.y) <= SHAPE_ALONE * size
                        for o, _ in dice)):
             continue
@@ -346,18 +341,31 @@ def _looks_flat(image: np.ndarray, background: np.ndarray, ratio: tuple[float, f
                 centre: tuple[float, float], size: float) -> bool:
     """Whether the changed pixels round ``centre`` are clearly a flat die's: square round
     it (see FLAT_OFF)."""
-    reach = SHAPE_REACH * size
-    h, w = image.shape[:2]
-    x0, y0 = max(0, int(centre[0] - reach)), max(0, int(centre[1] - reach))
-    x1, y1 = min(w, int(centre[0] + reach) + 1), min(h, int(centre[1] + reach) + 1)
     # About 24 pixels a die side are plenty for a centroid and a spread.
-    step = max(1, int(size // 24))
-    shape = changed.shape_of_change(image[y0:y1, x0:x1], background[y0:y1, x0:x1], ratio, step,
-                                    cores=((centre[0] - x0, centre[1] - y0, SHAPE_CORE * size),))
-    if shape is None or shape.pixels * step * step < SHAPE_COVER * size * size:
+    shape, x0, y0 = _shape_round(image, background, ratio, (centre,), size, 24)
+    if shape is None or shape.pixels < SHAPE_COVER * size * size:
         return False
     off = np.hypot(x0 + shape.x - centre[0], y0 + shape.y - centre[1]) / size
     return bool(off < FLAT_OFF and shape.elongation < FLAT_ELONG)
+
+
+def _shape_round(image: np.ndarray, background: np.ndarray, ratio: tuple[float, float, float],
+                 centres: tuple[tuple[float, float], ...], size: float, px: int
+                 ) -> tuple[changed.Shape | None, int, int]:
+    """The shape of what changed within SHAPE_REACH sizes round the dice at ``centres``
+    (the parts that reach within SHAPE_CORE sizes of one of them), thinned to about
+    ``px`` pixels a die side, and the frame pixel its patch starts at."""
+    reach = SHAPE_REACH * size
+    h, w = image.shape[:2]
+    x0 = max(0, int(min(x for x, _ in centres) - reach))
+    y0 = max(0, int(min(y for _, y in centres) - reach))
+    x1 = min(w, int(max(x for x, _ in centres) + reach) + 1)
+    y1 = min(h, int(max(y for _, y in centres) + reach) + 1)
+    core = SHAPE_CORE * size
+    shape = changed.shape_of_change(image[y0:y1, x0:x1], background[y0:y1, x0:x1], ratio,
+                                    max(1, int(size // px)),
+                                    cores=tuple((x - x0, y - y0, core) for x, y in centres))
+    return shape, x0, y0
 
 
 def _remembered(image: np.ndarray, dice: list[DieRead],
