@@ -122,12 +122,12 @@ class Shape:
         return xx * u * u + 2 * xy * u * v + yy * v * v
 
 
-def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float | tuple[float, float, float],
+def shape_of_change(frame: np.ndarray, empty: np.ndarray, gains: tuple[float, float, float],
                     step: int = 1, cores: tuple[tuple[float, float, float], ...] = ()
                     ) -> Shape | None:
     """The :class:`Shape` of what differs from ``empty`` in ``frame`` (a patch of a
-    frame and the empty tray's same patch, ``ratio`` times darker, or by channel, as
-    :func:`channel_ratios` gives it), every ``step``-th pixel looked at (``pixels`` is
+    frame and the empty tray's same patch, ``gains`` times darker channel by channel, as
+    :func:`channel_ratios` gives them), every ``step``-th pixel looked at (``pixels`` is
     still of the whole patch: each one looked at counts for ``step``²); ``None`` when
     nothing does.
     With ``cores``, each ``(x, y, r)``, only the changed parts that reach within ``r``
@@ -142,20 +142,19 @@ def shape_of_change(frame: np.ndarray, empty: np.ndarray, ratio: float | tuple[f
     >>> empty = np.full((40, 40, 3), 90, np.uint8)
     >>> flat = empty.copy(); flat[11:29, 11:29] = 230              # a die from above
     >>> flat[29:33, 14:32] = 50                                    # and its shadow
-    >>> s = shape_of_change(flat, empty, 1.0); (s.pixels, s.x, s.y, round(s.elongation, 2))
+    >>> s = shape_of_change(flat, empty, (1.0, 1.0, 1.0)); (s.pixels, s.x, s.y, round(s.elongation, 2))
     (324, 19.5, 19.5, 1.0)
     >>> round(s.spread_along(1.0, 0.0), 2)                         # 18² / 12, less a pixel's
     26.92
     >>> lean = flat.copy(); lean[29:38, 11:29] = 170               # a side face shows too
-    >>> s = shape_of_change(lean, empty, 1.0); (s.pixels, round(s.y, 1), round(s.elongation, 2))
+    >>> s = shape_of_change(lean, empty, (1.0, 1.0, 1.0)); (s.pixels, round(s.y, 1), round(s.elongation, 2))
     (486, 24.0, 1.5)
     >>> crumb = flat.copy(); crumb[34:39, 2:7] = 200               # apart from the die
-    >>> shape_of_change(crumb, empty, 1.0, cores=((19.5, 19.5, 6.0),)).pixels
+    >>> shape_of_change(crumb, empty, (1.0, 1.0, 1.0), cores=((19.5, 19.5, 6.0),)).pixels
     324
     """
     # OpenCV's per-channel calls: numpy's max over the channel axis costs ~40 times more.
     now = np.ascontiguousarray(frame[::step, ::step])
-    gains = (ratio, ratio, ratio) if isinstance(ratio, (int, float)) else ratio
     then = cv2.transform(np.ascontiguousarray(empty[::step, ::step]), np.diag(gains))
     differs = cv2.split(cv2.absdiff(now, then))
     gain = cv2.split(cv2.divide(now.astype(np.float32) + 1.0, then.astype(np.float32) + 1.0))
@@ -289,7 +288,8 @@ def channel_ratios(frame: np.ndarray, empty: np.ndarray) -> tuple[float, float, 
 
 
 def _means(image: np.ndarray) -> tuple[float, float, float]:
-    """The mean level of each channel of ``image``, sampled as :func:`_mean` does."""
+    """The mean level of each channel of ``image``, sampled on a grid of 80 columns (the
+    whole of a 1280×960 frame takes 0.3 ms; this 0.01)."""
     h, w = image.shape[:2]
     grid = (min(w, 80), max(1, min(h, round(80 * h / w))))
     b, g, r, _ = cv2.mean(cv2.resize(image, grid, interpolation=cv2.INTER_NEAREST))
@@ -297,13 +297,10 @@ def _means(image: np.ndarray) -> tuple[float, float, float]:
 
 
 def _mean(image: np.ndarray) -> float:
-    """The mean level of ``image``, sampled on a grid of 80 columns (the whole of a
-    1280×960 frame takes 0.3 ms; this 0.01)."""
-    h, w = image.shape[:2]
-    grid = (min(w, 80), max(1, min(h, round(80 * h / w))))
+    """The mean level of ``image`` over its channels, sampled as :func:`_means` does."""
     # Plain Python on the three channel means: numpy's mean of a tuple costs half as much
     # as the resize itself (this runs twice a calibrated read).
-    return sum(cv2.mean(cv2.resize(image, grid, interpolation=cv2.INTER_NEAREST))[:3]) / 3
+    return sum(_means(image)) / 3
 
 
 def _differs(small: np.ndarray, empty: np.ndarray) -> np.ndarray:
