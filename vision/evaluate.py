@@ -204,6 +204,9 @@ class _Tally:
         self.images_right = 0
         self.ms: list[float] = []
         self.confusion = {str(v): {c: 0 for c in _COLUMNS} for v in range(1, 7)}
+        # Why the flagged dice were flagged (vision.reader's reasons): a person checking the
+        # numbers sees whether unsure reads, leaning dice or doubted candidates cost them.
+        self.flagged_by_reason: dict[str, int] = {}
         self.mistakes: list[dict[str, Any]] = []
 
     def add(self, file: str, dice: Sequence[DieRead], labels: Sequence[LabelledDie], ms: float) -> None:
@@ -226,6 +229,8 @@ class _Tally:
             if die.flagged:
                 self.flagged += 1
                 row["flagged"] += 1
+                reason = die.reason or "flagged"
+                self.flagged_by_reason[reason] = self.flagged_by_reason.get(reason, 0) + 1
                 ok = False
                 self.mistakes.append({"file": file, "kind": "flagged", "truth": truth,
                                       "read": die.to_json()})
@@ -248,6 +253,8 @@ class _Tally:
         for v, row in other.confusion.items():
             for c, n in row.items():
                 self.confusion[v][c] += n
+        for reason, n in other.flagged_by_reason.items():
+            self.flagged_by_reason[reason] = self.flagged_by_reason.get(reason, 0) + n
 
     def report(self, *, with_mistakes: bool) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -259,6 +266,7 @@ class _Tally:
             "accuracy": self.right / self.dice if self.dice else 0.0,
             "confident_misreads": self.confident_misreads,
             "flagged": self.flagged,
+            "flagged_by_reason": dict(sorted(self.flagged_by_reason.items())),
             "missed": self.missed,
             "extra": self.extra,
             "ms_median": statistics.median(self.ms) if self.ms else 0.0,
@@ -324,12 +332,16 @@ def evaluate(
 
 
 def _summary_line(name: str, r: dict[str, Any]) -> str:
-    return (
+    line = (
         f"{name:<22} dice {r['right']:>4}/{r['dice']:<4} {100 * r['accuracy']:6.2f} %  "
         f"photos {r['images_right']:>3}/{r['images']:<3} {100 * r['image_accuracy']:6.2f} %  "
         f"misread {r['confident_misreads']:>3}  flagged {r['flagged']:>3}  "
         f"missed {r['missed']:>3}  extra {r['extra']:>3}  {r['ms_median']:6.1f} ms median"
     )
+    if r["flagged"]:
+        why = ", ".join(f"{n} {reason}" for reason, n in r["flagged_by_reason"].items())
+        line += f"\n{'':<22} flagged: {why}"
+    return line
 
 
 def format_report(report: dict[str, Any]) -> str:

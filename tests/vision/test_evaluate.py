@@ -74,6 +74,18 @@ def test_evaluate_counts(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert "overall" in format_report(report)
 
 
+def test_eval_says_why_the_flagged_dice_were_flagged(folder: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    tilted = DieRead(None, (70, 70), (60, 60, 80, 80), 0.6, True, "tilted")
+    reads = {0: [_die(20, 20, 3, flagged=True), tilted], 1: [_die(20, 20, 2, flagged=True)]}
+    calls = iter(range(10))
+    monkeypatch.setattr(ev, "read_dice", lambda image, cal=None: Reading(tuple(reads[next(calls)]), 1.0))
+    report = ev.evaluate([folder], "check")
+    assert report["folders"][folder.name]["flagged_by_reason"] == {"low confidence": 2, "tilted": 1}
+    assert report["overall"]["flagged_by_reason"] == {"low confidence": 2, "tilted": 1}
+    assert "flagged: 2 low confidence, 1 tilted" in format_report(report)
+
+
 def test_splits(folder: Path) -> None:
     assert [im.file for im in select(folder, "train")] == ["c.png"]
     assert [im.file for im in select(folder, "all")] == ["a.png", "b.png", "c.png"]
