@@ -9,8 +9,8 @@ otherwise falls back to the classic pip-grouping recipe so the appliance still w
 Every die gets a confidence in 0-1. A die whose confidence is below :data:`THRESHOLD`,
 or that is tilted, or that shows a picture face nobody has taught, or that the detector
 is sure of but the classifiers doubt is a die at all, or whose face runs out of the
-picture, is *flagged*: a person confirms it on the control page instead of it being
-scored silently.
+picture, or that lies closer to a tilted die than a flat die could, is *flagged*: a
+person confirms it on the control page instead of it being scored silently.
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ REASON_TILTED = "tilted"
 REASON_PICTURE = "picture face"
 REASON_MAYBE_NOT_DIE = "maybe not a die"
 REASON_CUT = "cut by the picture's edge"
+REASON_BESIDE_TILTED = "beside a tilted die"
 
 
 def face_of(box: Any) -> float:
@@ -110,6 +111,7 @@ def make_die(
     picture: bool = False,
     maybe_not_die: bool = False,
     cut: bool = False,
+    beside_tilted: bool = False,
 ) -> DieRead:
     """Build a :class:`DieRead`, applying the flagging rules in one place."""
     if maybe_not_die:
@@ -120,6 +122,8 @@ def make_die(
         return DieRead(None, center, box, confidence, True, REASON_TILTED)
     if picture:
         return DieRead(value, center, box, confidence, True, REASON_PICTURE)
+    if beside_tilted:
+        return DieRead(value, center, box, confidence, True, REASON_BESIDE_TILTED)
     if value is None or confidence < THRESHOLD:
         return DieRead(value, center, box, confidence, True, REASON_LOW)
     return DieRead(value, center, box, confidence, False, None)
