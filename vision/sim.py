@@ -844,16 +844,17 @@ TRAY_KINDS: dict[str, tuple[Callable[[TrayStyle], TrayStyle],
 }
 
 
-def styled_trays(kind: str, seeds: range, size: Size = (640, 480)
+def styled_trays(kind: str, seeds: range, size: Size = (640, 480), count: int | None = None
                  ) -> Iterator[tuple[np.ndarray, tuple[SimDie, ...], TrayStyle]]:
     """The trays of :data:`TRAY_KINDS` ``kind``, one per seed (a seed whose dice do not
     fit is skipped), each with its style: for :func:`empty_tray`, and the outline at the
-    style's margin, as a calibration takes them."""
-    change, count = TRAY_KINDS[kind]
+    style's margin, as a calibration takes them. ``count`` dice instead of the kind's."""
+    change, kind_count = TRAY_KINDS[kind]
     for seed in seeds:
         rng = np.random.default_rng(seed)
         style = change(TrayStyle.random(rng, size))
-        values = [int(v) for v in rng.integers(1, 7, size=count(rng))]
+        n = kind_count(rng) if count is None else count
+        values = [int(v) for v in rng.integers(1, 7, size=n)]
         try:
             image, truth = render_tray(rng, values, size, style=style)
         except ValueError:
@@ -894,14 +895,8 @@ def cluster_trays(seeds: range, count: int = 6, size: Size = (640, 480)
     """Trays of ``count`` flat dice, each placed touching another with a chance of 60 %:
     clusters, as a throw of six often ends. One tray per seed, the same for every caller
     (tests, the benchmark); a seed whose dice do not fit is skipped."""
-    for seed in seeds:
-        rng = np.random.default_rng(seed)
-        style = TRAY_KINDS["cluster"][0](TrayStyle.random(rng, size))
-        values = [int(v) for v in rng.integers(1, 7, size=count)]
-        try:
-            yield render_tray(rng, values, size, style=style)
-        except ValueError:
-            continue
+    for image, truth, _style in styled_trays("cluster", seeds, size, count):
+        yield image, truth
 
 
 def leaning_flagged(read: Callable[[np.ndarray], Any], seeds: range) -> tuple[int, int]:
