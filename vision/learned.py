@@ -230,7 +230,8 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     taught = calibration.picture_faces if calibration is not None else ()
     known = calibration.known_dice if calibration is not None else ()
     kept = [(c, by_id[id(c)]) for c in kept_cands]
-    leaning = _leaning(image, calibration, kept, closer, _flat(image, calibration, kept, closer))
+    basis = _shape_basis(image, calibration)
+    leaning = _leaning(image, calibration, kept, closer, _flat(calibration, kept, closer, basis))
     out: list[DieRead] = []
     for c in kept_cands:
         p = by_id[id(c)]
@@ -262,8 +263,8 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
                             cut=_cut_by_edge(image, x, y, face)))
     if known:
         out = _remembered(image, out, known)
-    if SHAPES and calibration is not None:
-        out = _leaning_pairs(image, calibration, out)
+    if basis is not None:
+        out = _leaning_pairs(out, basis)
     out = _beside_tilted(out, calibration.die_size_px if calibration is not None else None)
     # Reading order: top to bottom, then left to right, so a list of values is stable.
     out.sort(key=lambda d: (d.center[1], d.center[0]))
@@ -295,21 +296,16 @@ def _beside_tilted(dice: list[DieRead], size: float | None) -> list[DieRead]:
             else d for d in dice]
 
 
-def _leaning_pairs(image: np.ndarray, calibration: Calibration, dice: list[DieRead]
-                   ) -> list[DieRead]:
+def _leaning_pairs(dice: list[DieRead], basis: ShapeBasis) -> list[DieRead]:
     """``dice`` with the die of a pair that leans on the other reported tilted: two dice
     scored, close together, nothing else near, whose changed pixels have the shape of
     one leaning on the other (see PAIR_SPREAD)."""
-    background, size = calibration.background, calibration.die_size_px
-    if background is None or not size or background.shape != image.shape:
-        return dice
-    near = SHAPE_ALONE * size
+    near = SHAPE_ALONE * basis.size
 
     def apart(a: DieRead, b: DieRead) -> float:
         return float(np.hypot(a.center[0] - b.center[0], a.center[1] - b.center[1]))
 
     out = list(dice)
-    ratio: tuple[float, float, float] | None = None
     for i, a in enumerate(dice):
         for j in range(i + 1, len(dice)):
             b = dice[j]
@@ -318,9 +314,7 @@ def _leaning_pairs(image: np.ndarray, calibration: Calibration, dice: list[DieRe
                     or any(o is not a and o is not b and min(apart(o, a), apart(o, b)) <= near
                            for o in dice)):
                 continue
-            if ratio is None:
-                ratio = changed.channel_ratios(image, background)
-            leaning = _pair_leaning(image, background, ratio, a.center, b.center, float(size))
+            leaning = _pair_leaning(basis, a.center, b.center)
             if leaning is not None:
                 k = (i, j)[leaning]
                 out[k] = make_die(None, dice[k].center, dice[k].box, dice[k].confidence,
@@ -328,12 +322,13 @@ def _leaning_pairs(image: np.ndarray, calibration: Calibration, dice: list[DieRe
     return out
 
 
-def _pair_leaning(image: np.ndarray, background: np.ndarray, ratio: tuple[float, float, float],
-                  a: tuple[float, float], b: tuple[float, float], size: float) -> int | None:
+def _pair_leaning(basis: ShapeBasis, a: tuple[float, float], b: tuple[float, float]
+                  ) -> int | None:
     """Which of two close dice centred at ``a`` and ``b`` (0 or 1) leans on the other,
     by the shape of their changed pixels, or ``None`` when they look flat."""
+    size = basis.size
     # A pair's patch is twice a die's: thinned to about PAIR_PX pixels a die side.
-    shape, x0, y0 = _shape_round(image, background, ratio, (a, b), size, PAIR_PX)
+    shape, x0, y0 = _shape_round(basis, (a, b), PAIR_PX)
     d = float(np.hypot(b[0] - a[0], b[1] - a[1]))
     if shape is None or d == 0.0:
         return None
@@ -345,52 +340,69 @@ def _pair_leaning(image: np.ndarray, background: np.ndarray, ratio: tuple[float,
     return 1 if off > 0 else 0
 
 
-def _flat(image: np.ndarray, calibration: Calibration | None,
-          dice: list[tuple[detect.Candidate, np.ndarray]], closer: Closer) -> set[int]:
+def _flat(calibration: Calibration | None, dice: list[tuple[detect.Candidate, np.ndarray]],
+          closer: Closer, basis: ShapeBasis | None) -> set[int]:
     """The ``id`` of the candidates by a marked wall whose changed pixels are clearly a
     flat die's (see FLAT_OFF): read as a value or a picture, no other within SHAPE_ALONE
     sizes, not read by the second look already (``closer``: asking it costs nothing);
-    none without an empty tray, die size and outline, or with SHAPES off."""
-    if not SHAPES or calibration is None or calibration.tray is None:
-        return set()
-    background, size = calibration.background, calibration.die_size_px
-    if background is None or not size or background.shape != image.shape:
+    none without the shapes' ``basis`` or an outline."""
+    if basis is None or calibration is None or calibration.tray is None:
         return set()
     out: set[int] = set()
-    ratio: tuple[float, float, float] | None = None
     for c, p in dice:
         inside = calibration.edge_distance(c.x, c.y)
         if (int(np.argmax(p)) in (classify.NOT_DIE, classify.TILTED)
                 or inside is None or inside > WALL_NEAR * c.face
                 or (c.x, c.y, c.face) in closer
-                or any(o is not c and np.hypot(o.x - c.x, o.y - c.y) <= SHAPE_ALONE * size
+                or any(o is not c and np.hypot(o.x - c.x, o.y - c.y) <= SHAPE_ALONE * basis.size
                        for o, _ in dice)):
             continue
-        if ratio is None:
-            ratio = changed.channel_ratios(image, background)
-        if _looks_flat(image, background, ratio, (c.x, c.y), float(size)):
+        if _looks_flat(basis, (c.x, c.y)):
             out.add(id(c))
     return out
 
 
-def _looks_flat(image: np.ndarray, background: np.ndarray, ratio: tuple[float, float, float],
-                centre: tuple[float, float], size: float) -> bool:
+def _looks_flat(basis: ShapeBasis, centre: tuple[float, float]) -> bool:
     """Whether the changed pixels round ``centre`` are clearly a flat die's: square round
     it (see FLAT_OFF)."""
+    size = basis.size
     # About 24 pixels a die side are plenty for a centroid and a spread.
-    shape, x0, y0 = _shape_round(image, background, ratio, (centre,), size, 24)
+    shape, x0, y0 = _shape_round(basis, (centre,), 24)
     if shape is None or shape.pixels < SHAPE_COVER * size * size:
         return False
     off = np.hypot(x0 + shape.x - centre[0], y0 + shape.y - centre[1]) / size
     return bool(off < FLAT_OFF and shape.elongation < FLAT_ELONG)
 
 
-def _shape_round(image: np.ndarray, background: np.ndarray, ratio: tuple[float, float, float],
-                 centres: tuple[tuple[float, float], ...], size: float, px: int
+@dataclasses.dataclass(frozen=True)
+class ShapeBasis:
+    """What the shapes of a read are measured with: the frame, the empty tray's picture,
+    the die size, and the channel ratios matching the empty tray to the frame (taken
+    once a read)."""
+
+    image: np.ndarray
+    background: np.ndarray
+    size: float
+    ratio: tuple[float, float, float]
+
+
+def _shape_basis(image: np.ndarray, calibration: Calibration | None) -> ShapeBasis | None:
+    """The basis of the shapes for this read, or ``None`` when they are off (SHAPES) or
+    the calibration lacks an empty tray of this frame's size or a die size."""
+    if not SHAPES or calibration is None:
+        return None
+    background, size = calibration.background, calibration.die_size_px
+    if background is None or not size or background.shape != image.shape:
+        return None
+    return ShapeBasis(image, background, float(size), changed.channel_ratios(image, background))
+
+
+def _shape_round(basis: ShapeBasis, centres: tuple[tuple[float, float], ...], px: int
                  ) -> tuple[changed.Shape | None, int, int]:
     """The shape of what changed within SHAPE_REACH sizes round the dice at ``centres``
     (the parts that reach within SHAPE_CORE sizes of one of them), thinned to about
     ``px`` pixels a die side, and the frame pixel its patch starts at."""
+    image, size = basis.image, basis.size
     reach = SHAPE_REACH * size
     h, w = image.shape[:2]
     x0 = max(0, int(min(x for x, _ in centres) - reach))
@@ -398,8 +410,8 @@ def _shape_round(image: np.ndarray, background: np.ndarray, ratio: tuple[float, 
     x1 = min(w, int(max(x for x, _ in centres) + reach) + 1)
     y1 = min(h, int(max(y for _, y in centres) + reach) + 1)
     core = SHAPE_CORE * size
-    shape = changed.shape_of_change(image[y0:y1, x0:x1], background[y0:y1, x0:x1], ratio,
-                                    max(1, int(size // px)),
+    shape = changed.shape_of_change(image[y0:y1, x0:x1], basis.background[y0:y1, x0:x1],
+                                    basis.ratio, max(1, int(size // px)),
                                     cores=tuple((x - x0, y - y0, core) for x, y in centres))
     return shape, x0, y0
 

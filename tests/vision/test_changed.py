@@ -289,13 +289,14 @@ def test_a_flat_die_alone_has_a_flat_die_s_shape_whatever_its_value_and_turn() -
         image, truth, style, cal = _tray(seed, [1 + seed % 6])
         cal = dataclasses.replace(cal, background=empty_tray(style, SIZE, seed=seed))
         die = truth[0]
-        ratio = changed.channel_ratios(image, cal.background)
-        flat.append(learned._looks_flat(image, cal.background, ratio, die.center,
-                                        float(cal.die_size_px)))
+        basis = learned._shape_basis(image, cal)
+        assert basis is not None
+        flat.append(learned._looks_flat(basis, die.center))
     assert flat.count(True) >= 10, flat
     empty = np.full((120, 120, 3), 90, np.uint8)
     frame = empty.copy()
     frame[42:78, 42:78] = (230, 230, 230)          # a die's top face, 36 px
-    assert learned._looks_flat(frame, empty, (1.0, 1.0, 1.0), (60, 60), 36.0)
+    assert learned._looks_flat(learned.ShapeBasis(frame, empty, 36.0, (1.0, 1.0, 1.0)), (60, 60))
     frame[42:78, 78:92] = (160, 160, 160)          # and a side face beside it
-    assert not learned._looks_flat(frame, empty, (1.0, 1.0, 1.0), (60, 60), 36.0)
+    assert not learned._looks_flat(learned.ShapeBasis(frame, empty, 36.0, (1.0, 1.0, 1.0)),
+                                   (60, 60))
