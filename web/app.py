@@ -221,6 +221,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def empty_tray(data: dict[str, Any]) -> None:
         table.take_empty_tray(need(data, "take"))
 
+    @post("/api/die-size")
+    def measure_die_size(data: dict[str, Any]) -> None:
+        table.measure_die_size(need(data, "measure"))
+
     @post("/api/forget-pictures")
     def forget_pictures(data: dict[str, Any]) -> None:
         table.forget_pictures(data.get("picture"))

@@ -16,10 +16,12 @@ Three things are set from the control page, and each is saved to the calibration
   is followed (outline and picture move with it), and one changed otherwise (the camera
   turned or raised) is reported, for a person to mark it again.
 
-And one thing is learned as the family plays: the dice of every throw a person checked
+And two things are learned as the family plays: the dice of every throw a person checked
 on the control page are remembered with the values that person gave them
 (``vision.known_dice``), so a die of the family's set that the reader was unsure of is
-read surely once it has been seen and named.
+read surely once it has been seen and named; and the size of a die in the camera's
+picture is measured from the dice read surely (``calibration.die_size``), so the reader
+cuts every die at that size and measures the shapes of what changed in the tray.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration, save_calibration
+from calibration.die_size import DieSizeEvidence
 
 log = logging.getLogger("dicetray.calibration")
 T = TypeVar("T")
@@ -43,6 +46,9 @@ T = TypeVar("T")
 # reaches the table as soon as the watcher has voted over its few still frames, and the
 # table then keeps the frame of a waiting reading with a picture face itself.
 KEEP_FRAMES = 4
+# An outline marked again more than this much bigger or smaller (as a length) than the
+# last: the camera was raised or lowered, and the die size measured before is stale.
+RESCALED = 0.1
 
 
 class TrayNotEmpty(ValueError):
@@ -66,6 +72,9 @@ class Calibrator:
         a shift does not undo: the camera was turned or raised since the tray was marked."""
         self.followed = 0
         """How many times the tray was found moved, and its outline and picture followed."""
+        self.die_sizes = DieSizeEvidence()
+        """The dice read surely since the die size was last forgotten (kept in memory only:
+        a restart measures again), while the calibration has no die size."""
         self._lock = threading.Lock()
         self._saving = threading.Lock()
         # Keyed by id(reading); the reading is kept with its frame, so its id stays its own.
@@ -143,13 +152,24 @@ class Calibrator:
         """Set the tray's outline to ``points`` (``[[x, y], ...]`` in the pixels of frames
         ``image_size`` = (width, height)), or forget it with ``None``, and save.
 
+        An outline marked again at another scale (more than RESCALED from the old one's)
+        means the camera was raised or lowered: the die size is forgotten with it, and
+        measured again from the next throws.
+
         Raises ``ValueError`` naming the fault for an outline that cannot be a tray, and
         ``OSError`` when the file cannot be written; either way nothing changes.
         """
         if points is None:
             self._change(tray=None)
+            return
+        tray = check_tray(points, image_size)
+        old = self.calibration.for_frame(*image_size) if self.calibration is not None else None
+        if (old is not None and old.tray is not None and old.die_size_px
+                and abs(_scale(old.tray, tray) - 1.0) > RESCALED):
+            self._change(image_size, tray=tray, die_size_px=None)
+            self.die_sizes = DieSizeEvidence()
         else:
-            self._change(image_size, tray=check_tray(points, image_size))
+            self._change(image_size, tray=tray)
 
     def take_empty_tray(self, frame: np.ndarray | None) -> None:
         """Keep ``frame`` as the empty tray's picture, or forget it with ``None``, and save.
@@ -236,6 +256,40 @@ class Calibrator:
         known = self.calibration.known_dice if self.calibration is not None else ()
         self._change(known_dice=_without(known, index, "remembered die", "none is remembered"))
 
+    def measure_dice(self, dice: Sequence[Mapping[str, Any]], image_size: tuple[int, int]) -> bool:
+        """Add the dice of a settled throw (as the table keeps them, read in frames of
+        ``image_size`` = (width, height)) that were read surely to the die size's evidence,
+        while the calibration has no die size; once the evidence agrees on one
+        (``calibration.die_size``) it is saved. Returns whether the size was set now.
+
+        Raises ``OSError`` when the file cannot be written; then the calibration is
+        unchanged and the evidence kept, so the next throw tries again.
+        """
+        from vision.reader import face_of
+
+        cal = self.calibration.for_frame(*image_size) if self.calibration is not None else None
+        if cal is not None and cal.die_size_px:
+            return False  # dice are cut at that size then: their boxes tell nothing new
+        faces = [face_of(d["box"]) for d in dice
+                 if d.get("box") is not None and d.get("value") is not None and not d.get("flagged")]
+        self.die_sizes = self.die_sizes.with_throw(faces)
+        size = self.die_sizes.size()
+        if size is None:
+            return False
+        self._change(image_size, die_size_px=size)
+        log.info("the dice measure %.1f px across in the camera's picture (%d dice of %d throws)",
+                 size, len(self.die_sizes.faces), self.die_sizes.throws)
+        return True
+
+    def forget_die_size(self) -> None:
+        """Forget the die size (measured, or written by hand), and measure it again from
+        the next throws: after changing dice or moving the camera.
+
+        Raises ``OSError`` when the file cannot be written; then nothing changes.
+        """
+        self._change(die_size_px=None)
+        self.die_sizes = DieSizeEvidence()
+
     def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the
         calibration as a picture of ``value``, and save the calibration.
@@ -262,6 +316,20 @@ class Calibrator:
             new = dataclasses.replace(new, **fields)
             save_calibration(new, self.path)
             self.calibration = new
+
+
+def _scale(old: Sequence[tuple[float, float]], new: Sequence[tuple[float, float]]) -> float:
+    """How much bigger outline ``new`` is than ``old``, as a length (the square root of
+    their areas' ratio).
+
+    >>> _scale([(0, 0), (100, 0), (100, 50), (0, 50)], [(0, 0), (120, 0), (120, 60), (0, 60)])
+    1.2
+    """
+    def area(points: Sequence[tuple[float, float]]) -> float:
+        return abs(float(cv2.contourArea(np.asarray(points, dtype=np.float32))))
+
+    before = area(old)
+    return float(np.sqrt(area(new) / before)) if before > 0 else float("inf")
 
 
 def _without(items: tuple[T, ...], index: int | None, what: str, none: str) -> tuple[T, ...]:

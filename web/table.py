@@ -21,6 +21,7 @@ from typing import Any, Callable, Mapping
 import cv2
 
 import scorer
+from calibration import die_size
 from vision.reader import REASON_PICTURE
 from web.calibrating import TrayNotEmpty
 from web.publisher import Publisher
@@ -197,6 +198,16 @@ class Table:
         calibrator = self._calibrator
         self._calibrate(lambda: calibrator.take_empty_tray(frame))
 
+    def measure_die_size(self, measure: Any) -> None:
+        """With ``measure`` true, forget the die size and measure it again from the next
+        throws' dice (after changing dice or moving the camera)."""
+        if measure is not True:
+            raise TableError(f"'measure' is true (measure the dice again), not {measure!r}", 400)
+        if self._calibrator is None:
+            raise TableError("this table keeps no calibration to measure the dice for", 409)
+        calibrator = self._calibrator
+        self._calibrate(calibrator.forget_die_size)
+
     def forget_pictures(self, picture: Any = None) -> None:
         """Forget the picture taught on the control page at index ``picture``, or all of
         them with ``None``: such dice are flagged again until named anew (a picture taught
@@ -260,7 +271,7 @@ class Table:
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
                        "empty_tray": self._has_empty_tray(), "known_dice": self._known_dice(),
-                       "newest_known_dice": self._newest_known()},
+                       "newest_known_dice": self._newest_known(), "die_size": self._die_size()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
                       "teachable": self._teachable(reading) if waiting else [],
@@ -305,6 +316,25 @@ class Table:
         known = cal.known_dice if cal is not None else ()
         first = max(0, len(known) - SHOWN_KNOWN_DICE)
         return [[i, int(known[i].value)] for i in range(len(known) - 1, first - 1, -1)]
+
+    def _die_size(self) -> dict[str, Any] | None:
+        """The die size the reader cuts dice at (``px``, in the camera's frames), or how its
+        measuring goes: ``status`` "set", "measuring" (``dice`` read surely so far, of
+        ``needed``, in ``throws`` of ``throws_needed``) or "differ" (only ``agree`` of them
+        agree on one size, ``agree_needed`` needed); ``None`` without a calibration to keep it in."""
+        if self._calibrator is None:
+            return None
+        cal = self._calibration
+        frame = self.snapshot()
+        if cal is not None and frame is not None:
+            cal = cal.for_frame(frame.shape[1], frame.shape[0])
+        px = cal.die_size_px if cal is not None else None
+        evidence = self._calibrator.die_sizes
+        return {"px": round(float(px), 1) if px else None,
+                "status": "set" if px else evidence.status(),
+                "dice": len(evidence.faces), "needed": die_size.MIN_DICE,
+                "throws": evidence.throws, "throws_needed": die_size.MIN_THROWS,
+                "agree": round(evidence.agreeing(), 2), "agree_needed": die_size.AGREE_SHARE}
 
     def _has_empty_tray(self) -> bool:
         """Whether the reader holds the empty tray's picture."""
@@ -608,6 +638,7 @@ class Table:
         """A settled reading from the watcher: score it, or let it wait for a person."""
         dice = [die_json(d) for d in getattr(reading, "dice", reading)]
         with self._lock:
+            self._measure_dice(reading, dice)
             self._rolled_at = None
             self._camera_status["moving"] = False
             ms = getattr(reading, "ms", None)
@@ -636,6 +667,18 @@ class Table:
                 _, revision = self.store.add_reading(self.game_id, dice, "waiting",
                                                      player=nxt["player"], note=str(exc))
                 self._publish(revision)
+
+    def _measure_dice(self, reading: Any, dice: list[dict[str, Any]]) -> None:
+        """The dice of a settled throw read surely measure the die size until it is known
+        (``calibration.die_size``). A calibration that cannot be saved only means it is
+        measured again at the next throw."""
+        frame = self._calibrator.frame_of(reading) if self._calibrator is not None else None
+        if frame is None:
+            return
+        try:
+            self._calibrator.measure_dice(dice, (frame.shape[1], frame.shape[0]))
+        except OSError as exc:
+            log.warning("the die size was measured but could not be saved: %s", exc)
 
     def _keep_frame(self, reading: Any, reading_id: int) -> None:
         """Keep the frame of a waiting reading: to show which die is which, and to teach a

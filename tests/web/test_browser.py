@@ -189,6 +189,23 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
         assert not page.is_visible("#knowndice")
 
 
+def test_the_dice_are_measured_again_from_the_control_page(browser: Any, tmp_path: Path) -> None:
+    from calibration import Calibration, load_calibration
+
+    path = tmp_path / "calibration.json"
+    with _control_page(browser, tmp_path, Calibration(die_size_px=42.0)) as (server, page):
+        page.click("#marktray")
+        page.wait_for_selector("#diesizeagain", state="visible")
+        assert page.inner_text("#diesizenote") == "dice are read at 42 px across"
+        page.click("#diesizeagain")
+        page.wait_for_selector("#diesizeagain", state="hidden")
+        # The simulated tray's dice may have been read once already: counted, not named.
+        page.wait_for_function("document.querySelector('#diesizenote').textContent"
+                               ".startsWith('measuring the dice: ')")
+        assert load_calibration(path).die_size_px is None
+        assert server.table.state()["camera"]["die_size"]["status"] == "measuring"
+
+
 def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         browser: Any, tmp_path: Path) -> None:
     from calibration import load_calibration

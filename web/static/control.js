@@ -81,6 +81,9 @@ function renderStatus(s) {
   $("viewchanged").style.display = s.camera.view_changed ? "" : "none";
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
   $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
+  const size = s.camera.die_size;
+  $("diesizenote").textContent = dieSizeNote(size);
+  $("diesizeagain").style.display = size && size.status === "set" ? "" : "none";
   const canUndo = g && (g.next.actions || []).includes("undo");
   $("undo").disabled = !canUndo;
   $("rollforme").style.display = s.camera.can_roll ? "" : "none";
@@ -93,6 +96,16 @@ function renderStatus(s) {
   const dice = !g || g.family !== "card_chicago";
   $("traysection").style.display = dice ? "" : "none";
   $("handsection").style.display = dice ? "" : "none";
+}
+
+// How the die size stands (web/table.py: _die_size).
+function dieSizeNote(size) {
+  if (!size) return "";
+  if (size.status === "set") return `dice are read at ${size.px} px across`;
+  if (size.status === "differ") return `the dice differ in size (${Math.round(size.agree * 100)} % ` +
+    `agree, ${Math.round(size.agree_needed * 100)} % needed): each is read at its own size`;
+  return `measuring the dice: ${size.dice} of ${size.needed} read surely, ` +
+    `in ${size.throws} of ${size.throws_needed} throws`;
 }
 
 function renderReading(s) {
@@ -393,6 +406,7 @@ async function setup() {
   $("trayclose").addEventListener("click", () => { $("trayview").style.display = "none"; });
   $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
+  $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true }, $("calerror")));
   followState(render, (ok) => {
     $("conn").textContent = ok ? "live" : "reconnecting…";
     $("conn").className = ok ? "conn" : "conn off";
