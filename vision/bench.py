@@ -148,7 +148,7 @@ def _close_ups(size: tuple[int, int] = (640, 480),
     for share, n in shares:
         rng = np.random.default_rng(7)
         frames = [render_close_up(rng, n, share, size) for _ in range(20)]
-        right = sum(_right(read_dice(im), t) for im, t in frames)
+        right = sum(tray_read_right(read_dice(im), t) for im, t in frames)
         out[f"dice_{share * 100:g}_percent_of_width"] = {
             "frames_read_right": f"{right}/{len(frames)}",
             "ms_median": _stats(_time([(im, None) for im, _t in frames]))["ms_median"]}
@@ -276,9 +276,9 @@ def _clustered() -> dict[str, Any]:
     frames = [(im, t, Calibration(die_size_px=float(np.median([d.side for d in t]))))
               for im, t in cluster_trays(range(500, 540))]
     return {
-        "frames_read_right": f"{sum(_right(read_dice(im), t) for im, t, _c in frames)}/{len(frames)}",
+        "frames_read_right": f"{sum(tray_read_right(read_dice(im), t) for im, t, _c in frames)}/{len(frames)}",
         "frames_read_right_calibrated":
-            f"{sum(_right(read_dice(im, c), t) for im, t, c in frames)}/{len(frames)}",
+            f"{sum(tray_read_right(read_dice(im, c), t) for im, t, c in frames)}/{len(frames)}",
         "ms_median": _stats(_time([(im, None) for im, _t, _c in frames]))["ms_median"],
         "ms_median_calibrated": _stats(_time([(im, c) for im, _t, c in frames]))["ms_median"],
     }
@@ -332,7 +332,7 @@ def reader_memory(passes: int = 10) -> dict[str, Any]:
             "resident_mb_growth_over_those_reads": round(after - settled, 2)}
 
 
-def _right(reading: Reading, truth: Any) -> bool:
+def tray_read_right(reading: Reading, truth: Any) -> bool:
     """A frame is read right when every flat die is read and every leaning one flagged."""
     flat = sorted(d.value for d in truth if not d.tilted)
     return sorted(reading.values) == flat and len(reading.dice) == len(truth)
@@ -413,9 +413,9 @@ def _run() -> dict[str, Any]:
         out["photos_check_split"] = f"skipped: no labelled photos at {root}"
     for size in ((1280, 960), (640, 480)):
         frames = _sim_frames(size, 20)
-        right = sum(_right(read_dice(im, None), t) for im, _c, t, _e in frames)
-        right_cal = sum(_right(read_dice(im, c), t) for im, c, t, _e in frames)
-        right_empty = sum(_right(read_dice(im, e), t) for im, _c, t, e in frames)
+        right = sum(tray_read_right(read_dice(im, None), t) for im, _c, t, _e in frames)
+        right_cal = sum(tray_read_right(read_dice(im, c), t) for im, c, t, _e in frames)
+        right_empty = sum(tray_read_right(read_dice(im, e), t) for im, _c, t, e in frames)
         base_ms = []
         for im, _c, _t, _e in frames:
             start = time.perf_counter()
@@ -439,6 +439,9 @@ def _run() -> dict[str, Any]:
     out["sim_by_the_wall_640x480"] = _by_the_wall()
     out["sim_leaning_on_dice_640x480"] = _on_other_dice()
     out["sim_clustered_640x480"] = _clustered()
+    # The die size as the table measures it (imported here: that module uses this one's tally).
+    from vision.bench_die_size import bench_die_size
+    out["sim_die_size_measured_640x480"] = bench_die_size()
     out["memory"] = _memory()
     try:
         watcher = importlib.import_module("vision.bench_watcher")
