@@ -346,14 +346,14 @@ WALL_FLAT_RIGHT_FLOOR = 0.9
 def test_dice_touching_in_clusters_are_found_and_read() -> None:
     """Six dice thrown together often end touching: every die of the cluster is read,
     with or without a die-size calibration."""
-    from vision.bench import _right
+    from vision.bench import tray_read_right
     from vision.sim import cluster_trays
 
     frames = list(cluster_trays(range(500, 520)))
     assert len(frames) >= 18
-    right = sum(_right(read_dice(image), truth) for image, truth in frames)
+    right = sum(tray_read_right(read_dice(image), truth) for image, truth in frames)
     assert right >= CLUSTER_FRAMES_FLOOR, right
-    sized = sum(_right(read_dice(image, Calibration(die_size_px=float(np.median(
+    sized = sum(tray_read_right(read_dice(image, Calibration(die_size_px=float(np.median(
         [d.side for d in truth])))), truth) for image, truth in frames)
     assert sized >= CLUSTER_FRAMES_FLOOR, sized
 
