@@ -74,15 +74,21 @@ def bench_die_size(sets: int = SETS) -> dict[str, Any]:
             reading = read_dice(image, dataclasses.replace(marked, die_size_px=size))
             right[name] += tray_read_right(reading, truth)
             silent[name] += silent_errors(reading, truth)
-    cuts = statistics.quantiles(ratios, n=10) if len(ratios) > 1 else [float("nan")] * 9
+    # Deciles need two sets measured; JSON has no NaN to say there are none.
+    cuts: list[float | None] = (list(statistics.quantiles(ratios, n=10)) if len(ratios) > 1
+                                else [None] * 9)
     return {
         "sets": sets,
         "sets_measured": len(ratios),
         "throws_to_measure": {"median": statistics.median(throws) if throws else None,
                               "most": max(throws, default=None), "given": MAX_THROWS},
-        "measured_over_true_size": {"p10": round(cuts[0], 3),
-                                    "median": round(statistics.median(ratios), 3) if ratios else None,
-                                    "p90": round(cuts[-1], 3)},
+        "measured_over_true_size": {"p10": _rounded(cuts[0]),
+                                    "median": _rounded(statistics.median(ratios) if ratios else None),
+                                    "p90": _rounded(cuts[-1])},
         "next_throw_read_right": {name: f"{n}/{sets}" for name, n in right.items()},
         "next_throw_silent_errors": silent,
     }
+
+
+def _rounded(x: float | None) -> float | None:
+    return round(x, 3) if x is not None else None

@@ -256,11 +256,11 @@ class Calibrator:
         known = self.calibration.known_dice if self.calibration is not None else ()
         self._change(known_dice=_without(known, index, "remembered die", "none is remembered"))
 
-    def measure_dice(self, dice: Sequence[Mapping[str, Any]], image_size: tuple[int, int]) -> bool:
+    def measure_dice(self, dice: Sequence[Mapping[str, Any]], image_size: tuple[int, int]) -> None:
         """Add the dice of a settled throw (as the table keeps them, read in frames of
         ``image_size`` = (width, height)) that were read surely to the die size's evidence,
         while the calibration has no die size; once the evidence agrees on one
-        (``calibration.die_size``) it is saved. Returns whether the size was set now.
+        (``calibration.die_size``) it is saved.
 
         Raises ``OSError`` when the file cannot be written; then the calibration is
         unchanged and the evidence kept, so the next throw tries again.
@@ -269,17 +269,16 @@ class Calibrator:
 
         cal = self.calibration.for_frame(*image_size) if self.calibration is not None else None
         if cal is not None and cal.die_size_px:
-            return False  # dice are cut at that size then: their boxes tell nothing new
+            return  # dice are cut at that size then: their boxes tell nothing new
         faces = [face_of(d["box"]) for d in dice
                  if d.get("box") is not None and d.get("value") is not None and not d.get("flagged")]
         self.die_sizes = self.die_sizes.with_throw(faces)
         size = self.die_sizes.size()
         if size is None:
-            return False
+            return
         self._change(image_size, die_size_px=size)
         log.info("the dice measure %.1f px across in the camera's picture (%d dice of %d throws)",
                  size, len(self.die_sizes.faces), self.die_sizes.throws)
-        return True
 
     def forget_die_size(self) -> None:
         """Forget the die size (measured, or written by hand), and measure it again from

@@ -288,11 +288,17 @@ class Table:
         """The calibrated tray outline the reader uses, as the control page draws it: in
         the pixels of the camera's frames (the reader scales an outline marked at another
         resolution, and so must the page, which draws it on the newest frame)."""
+        cal = self._calibration_for_frames()
+        return [list(p) for p in cal.tray] if cal is not None and cal.tray is not None else None
+
+    def _calibration_for_frames(self) -> Any:
+        """The reader's calibration fitted to the camera's newest frame (as the reader fits
+        it to each frame it reads), or as it is without a frame; ``None`` without one."""
         cal = self._calibration
         frame = self.snapshot()
         if cal is not None and frame is not None:
             cal = cal.for_frame(frame.shape[1], frame.shape[0])
-        return [list(p) for p in cal.tray] if cal is not None and cal.tray is not None else None
+        return cal
 
     def _pictures(self) -> int:
         """How many picture faces the reader has been taught."""
@@ -324,10 +330,7 @@ class Table:
         agree on one size, ``agree_needed`` needed); ``None`` without a calibration to keep it in."""
         if self._calibrator is None:
             return None
-        cal = self._calibration
-        frame = self.snapshot()
-        if cal is not None and frame is not None:
-            cal = cal.for_frame(frame.shape[1], frame.shape[0])
+        cal = self._calibration_for_frames()
         px = cal.die_size_px if cal is not None else None
         evidence = self._calibrator.die_sizes
         return {"px": round(float(px), 1) if px else None,
