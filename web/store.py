@@ -272,7 +272,9 @@ class Store:
                        (time.time() if finished else None, winner, game_id))
 
     def game(self, game_id: int) -> GameRow | None:
-        """One game's record."""
+        """One game's record, or ``None`` when there is no game ``game_id``."""
+        if not _row_id(game_id):
+            return None
         with self._lock:
             row = self._db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
         return None if row is None else _game_row(row)
@@ -324,7 +326,9 @@ class Store:
             return self._bump(db)
 
     def reading(self, reading_id: int) -> ReadingRow | None:
-        """One reading."""
+        """One reading, or ``None`` when there is no reading ``reading_id``."""
+        if not _row_id(reading_id):
+            return None
         with self._lock:
             row = self._db.execute("SELECT * FROM readings WHERE id=?", (reading_id,)).fetchone()
         return None if row is None else _reading_row(row)
@@ -338,6 +342,8 @@ class Store:
 
     def reading_for_action(self, game_id: int, index: int) -> ReadingRow | None:
         """The reading a roll came from, if it came from the camera."""
+        if not _row_id(index):
+            return None
         with self._lock:
             row = self._db.execute("SELECT * FROM readings WHERE game=? AND action=?",
                                    (game_id, index)).fetchone()
@@ -370,6 +376,13 @@ class Store:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def _row_id(n: int) -> bool:
+    """Whether ``n`` can be a row's id. SQLite's integers are 64-bit: a bigger number
+    (from a request) names no row, and must not reach a query, which would raise
+    OverflowError."""
+    return -2**63 <= n < 2**63
 
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:

@@ -31,6 +31,11 @@ BAD = [
     ("correct", {}, "a correction needs"),
     ("correct", {"reading": 1, "remove": 0}, "only a waiting reading can have a die taken away"),
     ("correct", {"reading": 1, "add": 3}, "only a waiting reading can have a die added"),
+    ("correct", {"reading": 10**30, "die": 0, "value": 3}, "no reading 10000"),
+    ("correct", {"reading": 2**63, "remove": 0}, "no reading 9223372036854775808"),
+    ("correct", {"reading": -2**63 - 1, "add": 3}, "no reading -9223372036854775809"),
+    ("correct", {"action": 10**30, "dice": [1, 1]}, "no action 10000"),
+    ("confirm", {"reading": 10**30}, "no reading 10000"),
     ("confirm", {"reading": 1}, "not waiting"),
     ("confirm", {}, "'reading'"),
     ("join", {"player": "Aino"}, "already in the game"),
@@ -88,9 +93,20 @@ def test_unknown_route_and_method_answer_json(api: Any) -> None:
     assert resp.status_code == 405 and "error" in resp.get_json()
 
 
-ROUTES = ["games", "roll", "correct", "confirm", "undo", "roll-for-me", "join", "leave", "action"]
+def test_an_id_too_big_for_the_database_is_not_found(game_with_reading: Any) -> None:
+    # SQLite's integers are 64-bit; a bigger id in the path names nothing.
+    for path in ("/api/games/99999999999999999999999/file",
+                 "/api/readings/99999999999999999999999/picture.jpg"):
+        resp = game_with_reading.client.get(path)
+        assert resp.status_code == 404, (path, resp.get_data(as_text=True))
+        assert "99999999999999999999999" in resp.get_json()["error"]
+
+
+ROUTES = ["games", "roll", "correct", "confirm", "undo", "roll-for-me", "join", "leave", "action",
+          "tray", "empty-tray", "die-size", "forget-pictures", "forget-known-dice"]
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 9) | st.text(max_size=5)
+    | st.sampled_from([2**63, -2**63 - 1, 10**30, 1.5, 1e308])
     | st.sampled_from(["Aino", "Bertil", "sum_chicago", "roll", "undo"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
         st.sampled_from(["type", "player", "dice", "reading", "die", "value", "action",
