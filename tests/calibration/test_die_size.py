@@ -37,6 +37,14 @@ def test_a_size_is_taken_only_after_enough_dice() -> None:
     assert _throws(*few).size() is None and _throws(*few).status() == "measuring"
 
 
+def test_a_set_of_one_size_read_with_the_readers_usual_spread_is_measured() -> None:
+    """The reader's own size for a die wanders by up to a sixth either way (nine dice in
+    ten within 0.87-1.17 of the truth): three throws of Pub Chicago's three dice measure
+    such a set."""
+    evidence = _throws([40.0, 46.0, 35.5], [41.0, 34.8, 44.5], [39.0, 47.0, 42.0])
+    assert evidence.size() == 41.0 and evidence.status() == "agreed"
+
+
 @pytest.mark.parametrize("odd", [28.0, 56.0])
 def test_a_set_with_one_die_of_another_size_in_every_throw_is_never_measured(odd: float) -> None:
     """A bigger or smaller die among three: cut at the others' size, it would be flagged

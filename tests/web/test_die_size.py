@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, load_calibration, save_calibration
-from calibration.die_size import MIN_THROWS
+from calibration.die_size import AGREE_SHARE, MIN_DICE, MIN_THROWS
 from vision.reader import Reading, make_die
 from web.app import create_app
 from web.calibrating import Calibrator
@@ -106,9 +106,10 @@ def test_the_die_size_is_measured_from_three_throws_of_simulated_dice(tmp_path: 
 
 def test_the_control_page_is_told_how_the_measuring_goes(scene: _Scene) -> None:
     state = scene.throw(_dice(40, 41, 39))
-    assert state["camera"]["die_size"] == {"px": None, "status": "measuring", "dice": 3, "needed": 12,
-                                           "throws": 1, "throws_needed": 3, "agree": 1.0,
-                                           "agree_needed": 0.9}
+    assert state["camera"]["die_size"] == {"px": None, "status": "measuring", "dice": 3,
+                                           "needed": MIN_DICE, "throws": 1,
+                                           "throws_needed": MIN_THROWS, "agree": 1.0,
+                                           "agree_needed": AGREE_SHARE}
     scene.throw(_dice(40, 40.5, 39.5, 41, 40, 39))
     assert not scene.calibrator.path.exists()        # nothing saved while measuring
     state = scene.throw(_dice(40, 41, 40.5))
