@@ -85,10 +85,23 @@ class Calibration:
     known_dice: tuple[KnownDie, ...] = ()
 
     def __post_init__(self) -> None:
-        if self.tray is not None and len(self.tray) < 3:
-            raise ValueError("tray polygon needs at least 3 points")
-        if self.die_size_px is not None and not self.die_size_px > 0:
-            raise ValueError(f"die_size_px must be positive, not {self.die_size_px!r}")
+        # Each of these would leave the reader finding nothing, silently, or failing on
+        # every frame: a calibration written by hand must say what is wrong instead.
+        if self.tray is not None:
+            if len(self.tray) < 3:
+                raise ValueError("tray polygon needs at least 3 points")
+            if not np.all(np.isfinite(np.asarray(self.tray, np.float64))):
+                raise ValueError(f"tray points must be finite numbers, not {self.tray!r}")
+            if abs(float(cv2.contourArea(np.asarray(self.tray, np.float32)))) < 1.0:
+                raise ValueError(f"tray polygon {self.tray!r} encloses no area: its points "
+                                 "go round the tray in order")
+        if self.die_size_px is not None and not (self.die_size_px > 0 and np.isfinite(self.die_size_px)):
+            raise ValueError(f"die_size_px must be a positive number, not {self.die_size_px!r}")
+        if self.image_size is not None and not all(int(v) >= 1 for v in self.image_size):
+            raise ValueError(f"image_size must be a width and height of at least 1 px, "
+                             f"not {self.image_size!r}")
+        if self.pip_color is not None and not all(0 <= int(v) <= 255 for v in self.pip_color):
+            raise ValueError(f"pip_color must be 0-255 for each channel, not {self.pip_color!r}")
         if self.background is not None and (
             self.background.ndim != 3 or self.background.shape[2] != 3
         ):
@@ -189,12 +202,12 @@ class Calibration:
         if not isinstance(data, dict):
             raise ValueError("top level is not a JSON object")  # noqa: TRY004 (bad content)
         version = data.get("version")
-        if version != FORMAT_VERSION:
+        if isinstance(version, bool) or version != FORMAT_VERSION:
             raise ValueError(f"unknown format version {version!r} (expected {FORMAT_VERSION})")
         tray_raw = data.get("tray")
         tray = None
         if tray_raw is not None:
-            tray = tuple((float(_num(p[0], "tray")), float(_num(p[1], "tray"))) for p in tray_raw)
+            tray = tuple((_num(p[0], "tray"), _num(p[1], "tray")) for p in _pairs(tray_raw, "tray"))
         bg_raw = data.get("background")
         background = _decode_png(bg_raw, "background", colour=True) if bg_raw is not None else None
         size = data.get("die_size_px")
@@ -204,7 +217,7 @@ class Calibration:
                 value=int(_num(f.get("value"), "picture_faces.value")),
                 template=_decode_png(f.get("template"), "picture_faces.template", colour=False),
             )
-            for f in data.get("picture_faces") or ()
+            for f in _objects(data.get("picture_faces"), "picture_faces")
         )
         known = tuple(
             KnownDie(
@@ -212,7 +225,7 @@ class Calibration:
                 crop=_decode_png(k.get("crop"), "known_dice.crop", colour=True),
                 source=_text(k.get("source"), "known_dice.source"),
             )
-            for k in data.get("known_dice") or ()
+            for k in _objects(data.get("known_dice"), "known_dice")
         )
         image_size = data.get("image_size")
         return Calibration(
@@ -220,13 +233,13 @@ class Calibration:
             background=background,
             die_size_px=float(_num(size, "die_size_px")) if size is not None else None,
             pip_color=(
-                tuple(int(_num(c, "pip_color")) for c in pip)  # type: ignore[arg-type]
+                tuple(int(_num(c, "pip_color")) for c in _list(pip, "pip_color", 3))  # type: ignore[arg-type]
                 if pip is not None
                 else None
             ),
             picture_faces=faces,
             image_size=(
-                (int(_num(image_size[0], "image_size")), int(_num(image_size[1], "image_size")))
+                tuple(int(_num(v, "image_size")) for v in _list(image_size, "image_size", 2))  # type: ignore[arg-type]
                 if image_size is not None
                 else None
             ),
@@ -236,9 +249,35 @@ class Calibration:
 
 def _num(value: Any, name: str) -> float:
     # bool is an int in Python; a true/false where a number belongs is a corrupt file.
+    # JSON as Python reads it also allows NaN and Infinity, which no position or size is.
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{name}: expected a number, found {value!r}")  # noqa: TRY004
+    if not np.isfinite(value):
+        raise ValueError(f"{name}: expected a finite number, found {value!r}")
     return float(value)
+
+
+def _list(value: Any, name: str, length: int) -> list[Any]:
+    """``value`` as a list of ``length`` items, or ``ValueError`` naming ``name``."""
+    if not isinstance(value, list) or len(value) != length:
+        raise ValueError(f"{name}: expected a list of {length} numbers, found {value!r}")
+    return value
+
+
+def _pairs(value: Any, name: str) -> list[list[Any]]:
+    """``value`` as a list of ``[x, y]`` pairs, or ``ValueError`` naming ``name``."""
+    if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
+        raise ValueError(f"{name}: expected a list of [x, y] points, found {value!r}")
+    return value
+
+
+def _objects(value: Any, name: str) -> list[dict[str, Any]]:
+    """``value`` (absent: none) as a list of JSON objects, or ``ValueError`` naming ``name``."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+        raise ValueError(f"{name}: expected a list of objects, found {str(value)[:80]!r}")
+    return value
 
 
 def _text(value: Any, name: str) -> str | None:

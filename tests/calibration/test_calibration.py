@@ -93,6 +93,18 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "known_dice": [{"value": 7, "crop": "%s"}]}' % _CROP,
          "known die value must be 1-6"),
         ('{"version": 1, "known_dice": [{"value": 2, "crop": "@@@"}]}', "known_dice.crop"),
+        # Each of these loaded once, and then the reader found nothing in any frame, or
+        # failed on every one.
+        ('{"version": 1, "die_size_px": Infinity}', "die_size_px: expected a finite number"),
+        ('{"version": 1, "die_size_px": NaN}', "die_size_px: expected a finite number"),
+        ('{"version": 1, "tray": [[0, 0], [NaN, 0], [10, 10]]}', "tray: expected a finite number"),
+        ('{"version": 1, "tray": [[5, 5], [5, 5], [5, 5]]}', "encloses no area"),
+        ('{"version": 1, "tray": [[0, 0], [10, 0], [10]]}', "tray: expected a list of [x, y] points"),
+        ('{"version": 1, "image_size": [0, 0]}', "image_size must be a width and height"),
+        ('{"version": 1, "image_size": [640]}', "image_size: expected a list of 2 numbers"),
+        ('{"version": 1, "pip_color": [300, 0, 0]}', "pip_color must be 0-255"),
+        ('{"version": 1, "known_dice": "many"}', "known_dice: expected a list of objects"),
+        ('{"version": true}', "unknown format version True"),
     ],
 )
 def test_corrupt_file_is_refused_naming_file_and_fault(tmp_path: Path, text: str, fault: str) -> None:
