@@ -266,9 +266,9 @@ def _list(value: Any, name: str, length: int) -> list[Any]:
 
 def _pairs(value: Any, name: str) -> list[list[Any]]:
     """``value`` as a list of ``[x, y]`` pairs, or ``ValueError`` naming ``name``."""
-    if not isinstance(value, list) or not all(isinstance(p, list) and len(p) == 2 for p in value):
+    if not isinstance(value, list):
         raise ValueError(f"{name}: expected a list of [x, y] points, found {value!r}")
-    return value
+    return [_list(p, f"{name} point {i + 1}", 2) for i, p in enumerate(value)]
 
 
 def _objects(value: Any, name: str) -> list[dict[str, Any]]:
