@@ -121,9 +121,14 @@ class Calibrator:
         dx, dy = shift
         tray = cal.tray and tuple((min(max(x + dx, 0.0), float(width)), min(max(y + dy, 0.0), float(height)))
                                   for x, y in cal.tray)
+        try:
+            moved = dataclasses.replace(cal, tray=tray, background=None)
+        except ValueError:  # held to the picture, the moved outline encloses nothing
+            self.view_changed = True
+            return
         # Read empty inside the old outline is not empty inside the moved one: dice thrown
         # by the moved wall must not become part of the empty tray's picture.
-        if self._reader()(frame, dataclasses.replace(cal, tray=tray, background=None)).dice:
+        if self._reader()(frame, moved).dice:
             self.view_changed = True
             return
         try:

@@ -622,6 +622,24 @@ def test_a_bumped_tray_is_followed_by_its_outline_and_picture(tmp_path: Path) ->
     assert np.array_equal(saved.background, bumped)
 
 
+def test_a_shift_that_would_push_the_outline_off_the_picture_is_not_followed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shift so large that the moved outline, held to the picture, would enclose
+    nothing: no tray is left to follow, so a person is told instead, and the reading
+    goes on as before (it must not fail on every empty frame)."""
+    from calibration import Calibration
+    from vision import changed
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    before = calibrator.calibration
+    monkeypatch.setattr(changed, "tray_shift", lambda *args, **kwargs: (1000.0, 0.0))
+    calibrator.read(_bare_tray(3))
+    assert (calibrator.followed, calibrator.view_changed) == (0, True)
+    assert calibrator.calibration is before
+
+
 def test_dice_by_the_moved_wall_are_not_taken_into_the_empty_trays_picture(tmp_path: Path) -> None:
     """The tray was knocked and thrown into before it was seen empty: inside the old
     outline nothing, but a die lies by the moved wall. The tray is not followed (that die
