@@ -22,7 +22,7 @@ import numpy as np
 
 from calibration import Calibration
 from vision.baseline import read_baseline
-from vision.evaluate import Reader, evaluate, remembered, select
+from vision.evaluate import Reader, evaluate, load_photo, remembered, select
 from vision.reader import DieRead, Reading, read_dice
 
 FOLDERS = ("byler-d6", "matteop65-oblique")
@@ -376,7 +376,7 @@ def _run() -> dict[str, Any]:
     if folders:
         photos: dict[str, Any] = {}
         for folder in folders:
-            ims = [np.asarray(cv2.imread(str(folder / im.file))) for im in select(folder, "check")]
+            ims = [load_photo(folder, im) for im in select(folder, "check")]
             cal = Calibration(die_size_px=_train_face(folder))
             reader = evaluate([folder], "check")["folders"][folder.name]
             reader_cal = evaluate([folder], "check", cal)["folders"][folder.name]

@@ -161,6 +161,28 @@ def match(
     )
 
 
+def load_photo(folder: Path | str, im: LabelledImage) -> np.ndarray:
+    """The labelled photo ``im`` of ``folder`` as BGR pixels in the labels' orientation.
+
+    OpenCV turns a JPEG upright by its EXIF orientation (as a phone's photo is shown),
+    but a labelling tool may have drawn the boxes on the pixels as stored: the photo is
+    taken whichever way its size matches the ``width`` and ``height`` of its labels. A
+    photo of neither size is refused naming both, as its boxes cannot be placed.
+    """
+    path = Path(folder) / im.file
+    upright = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if upright is None:
+        raise ValueError(f"{path}: cannot decode image")
+    if upright.shape[:2] == (im.height, im.width):
+        return np.asarray(upright)
+    stored = cv2.imread(str(path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    if stored is not None and stored.shape[:2] == (im.height, im.width):
+        return np.asarray(stored)
+    h, w = upright.shape[:2]
+    raise ValueError(f"{path}: the photo is {w}x{h} but labels.json gives {im.width}x{im.height}: "
+                     "the boxes must be in the photo's own pixels")
+
+
 def remembered(folder: Path | str, split: str = "train",
                calibration: Calibration | None = None) -> tuple[KnownDie, ...]:
     """The dice of a labelled split as a family would have confirmed them on the
@@ -181,9 +203,7 @@ def remembered_photo(known: tuple[KnownDie, ...], folder: Path | str, im: Labell
                      calibration: Calibration | None = None) -> tuple[KnownDie, ...]:
     """``known`` and the dice of one labelled photo, each die the reader finds
     remembered with its label's value."""
-    image = cv2.imread(str(Path(folder) / im.file))
-    if image is None:
-        raise ValueError(f"{Path(folder) / im.file}: not a readable image")
+    image = load_photo(folder, im)
     dice = read_dice(image, calibration).dice
     pairs, _, _ = match(dice, im.dice)
     return known_dice.remember(known, image, [
@@ -315,9 +335,7 @@ def evaluate(
                                            + remembered(folder, "train", calibration))
                 known_dice.prepare(used.known_dice)  # as a table does at start: untimed
             for labelled in select(folder, split):
-                image = cv2.imread(str(folder / labelled.file), cv2.IMREAD_COLOR)
-                if image is None:
-                    raise ValueError(f"{folder / labelled.file}: cannot decode image")
+                image = load_photo(folder, labelled)
                 start = time.perf_counter()
                 reading = read(image, used)
                 ms = (time.perf_counter() - start) * 1000.0

@@ -118,3 +118,48 @@ def test_malformed_labels_are_refused_by_name(tmp_path: Path, images: object, me
     (tmp_path / "labels.json").write_text(json.dumps({"images": images}))
     with pytest.raises(ValueError, match=f"labels.json: {message}"):
         select(tmp_path, "all")
+
+
+def _with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """``jpeg`` with an EXIF block saying how to turn it upright, as a phone writes it."""
+    import struct
+
+    tiff = (b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 1)
+            + struct.pack("<HHII", 0x0112, 3, 1, orientation) + struct.pack("<I", 0))
+    app1 = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(app1) + 2) + app1 + jpeg[2:]
+
+
+def test_a_phone_photo_is_read_in_the_orientation_its_labels_were_drawn_in(tmp_path: Path) -> None:
+    """A phone stores a photo sideways with an EXIF note to turn it; OpenCV turns it, and
+    a labelling tool may or may not have. Either way the boxes land on their dice."""
+    from vision.sim import TrayStyle, render_tray
+
+    rng = np.random.default_rng(4)
+    stored, truth = render_tray(rng, [2, 5, 6], (640, 480),
+                                style=TrayStyle.random(np.random.default_rng(4), (640, 480)))
+    ok, jpeg = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    assert ok
+    h, w = stored.shape[:2]
+
+    def upright(box: tuple[float, ...]) -> list[float]:
+        x0, y0, x1, y1 = box   # orientation 6: shown turned a quarter clockwise
+        return [h - y1, x0, h - y0, x1]
+
+    for name, size, boxes in (("as-stored", (w, h), [list(d.box) for d in truth]),
+                              ("as-shown", (h, w), [upright(d.box) for d in truth])):
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "phone.jpg").write_bytes(_with_exif_orientation(jpeg.tobytes(), 6))
+        (folder / "labels.json").write_text(json.dumps({"images": [{
+            "file": "phone.jpg", "width": size[0], "height": size[1],
+            "dice": [{"value": d.value, "box": b} for d, b in zip(truth, boxes)]}]}))
+        report = ev.evaluate([folder])["folders"][name]
+        assert report["missed"] == 0 and report["extra"] == 0, (name, report)
+        assert report["right"] == len(truth), (name, report)
+
+
+def test_a_photo_unlike_its_labels_in_size_is_refused_naming_both(folder: Path) -> None:
+    cv2.imwrite(str(folder / "a.png"), np.zeros((120, 90, 3), np.uint8))
+    with pytest.raises(ValueError, match=r"a.png: the photo is 90x120 but labels.json gives 100x100"):
+        ev.evaluate([folder])
