@@ -170,6 +170,8 @@ def load_photo(folder: Path | str, im: LabelledImage) -> np.ndarray:
     photo of neither size is refused naming both, as its boxes cannot be placed.
     """
     path = Path(folder) / im.file
+    if not path.is_file():
+        raise ValueError(f"{path}: no such photo (labels.json lists it)")
     upright = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if upright is None:
         raise ValueError(f"{path}: cannot decode image")

@@ -163,3 +163,9 @@ def test_a_photo_unlike_its_labels_in_size_is_refused_naming_both(folder: Path) 
     cv2.imwrite(str(folder / "a.png"), np.zeros((120, 90, 3), np.uint8))
     with pytest.raises(ValueError, match=r"a.png: the photo is 90x120 but labels.json gives 100x100"):
         ev.evaluate([folder])
+
+
+def test_a_photo_the_labels_list_but_the_folder_lacks_is_named(folder: Path) -> None:
+    (folder / "b.png").unlink()
+    with pytest.raises(ValueError, match=r"b.png: no such photo \(labels.json lists it\)"):
+        ev.evaluate([folder])
