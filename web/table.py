@@ -326,8 +326,10 @@ class Table:
     def _die_size(self) -> dict[str, Any] | None:
         """The die size the reader cuts dice at (``px``, in the camera's frames), or how its
         measuring goes: ``status`` "set", "measuring" (``dice`` read surely so far, of
-        ``needed``, in ``throws`` of ``throws_needed``) or "differ" (only ``agree`` of them
-        agree on one size, ``agree_needed`` needed); ``None`` without a calibration to keep it in."""
+        ``needed``, in ``throws`` of ``throws_needed``), "differ" (only ``agree`` of them
+        agree on one size, ``agree_needed`` needed) or "agreed" (they agree, but the
+        calibration file could not be written: tried again at the next throw); ``None``
+        without a calibration to keep it in."""
         if self._calibrator is None:
             return None
         cal = self._calibration_for_frames()

@@ -204,6 +204,12 @@ def test_the_dice_are_measured_again_from_the_control_page(browser: Any, tmp_pat
                                ".startsWith('measuring the dice: ')")
         assert load_calibration(path).die_size_px is None
         assert server.table.state()["camera"]["die_size"]["status"] == "measuring"
+        # Agreed but not saved (a full disk): said so, not shown as still measuring.
+        agreed = {"px": None, "status": "agreed", "dice": 9, "needed": 8, "throws": 3,
+                  "throws_needed": 3, "agree": 1.0, "agree_needed": 0.9}
+        assert page.evaluate("size => dieSizeNote(size)", agreed) == (
+            "the dice agree on a size, but the calibration file could not be written: "
+            "it is tried again at the next throw")
 
 
 def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(

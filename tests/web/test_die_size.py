@@ -121,6 +121,24 @@ def test_the_control_page_is_told_how_the_measuring_goes(scene: _Scene) -> None:
     assert state["camera"]["die_size"]["px"] == 40.0
 
 
+def test_a_size_that_could_not_be_saved_is_said_so_and_saved_at_the_next_throw(
+        scene: _Scene, monkeypatch: pytest.MonkeyPatch) -> None:
+    import web.calibrating
+
+    def full_disk(cal: Any, path: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(web.calibrating, "save_calibration", full_disk)
+    for _ in range(MIN_THROWS):
+        state = scene.throw(_dice(40, 41, 39))
+    assert state["camera"]["die_size"]["status"] == "agreed"
+    assert state["camera"]["die_size"]["px"] is None      # the reader does not use it yet
+    monkeypatch.setattr(web.calibrating, "save_calibration", save_calibration)
+    state = scene.throw(_dice(40, 40.5))
+    assert state["camera"]["die_size"]["status"] == "set"
+    assert load_calibration(scene.calibrator.path).die_size_px == 40.0
+
+
 def test_dice_flagged_for_a_person_do_not_measure(scene: _Scene) -> None:
     for _ in range(4):
         state = scene.throw(_dice(40, 41, 39, 40, flagged=True))

@@ -104,6 +104,8 @@ function dieSizeNote(size) {
   if (size.status === "set") return `dice are read at ${size.px} px across`;
   if (size.status === "differ") return `the dice differ in size (${Math.round(size.agree * 100)} % ` +
     `agree, ${Math.round(size.agree_needed * 100)} % needed): each is read at its own size`;
+  if (size.status === "agreed") return "the dice agree on a size, but the calibration file " +
+    "could not be written: it is tried again at the next throw";
   return `measuring the dice: ${size.dice} of ${size.needed} read surely, ` +
     `in ${size.throws} of ${size.throws_needed} throws`;
 }
