@@ -31,6 +31,7 @@ from vision.training.common import (
     PICTURE,
     TILTED,
     Sample,
+    camera_change,
     colour_jitter,
     held_out,
     load_train,
@@ -211,7 +212,7 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
                rich: float = 0.0, light: float = 1.0,
                hard: list[np.ndarray] | None = None,
                streaks: float = 0.0, duotone: float = 0.0,
-               grey: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+               grey: float = 0.0, camera: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """One epoch of freshly augmented crops and their classes.
 
     ``rich`` is the share of synthetic dice drawn by :func:`synth_die` (marbled bodies,
@@ -220,7 +221,9 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
     ``hard`` holds, per sample, how many times more often each die is shown;
     ``streaks`` is the share of crops given a thin glare arc (:func:`glare_streak`);
     ``duotone`` the share of real photo crops recoloured by :func:`recolour`; ``grey``
-    the share of all crops made grey, as a monochrome camera sees them."""
+    the share of all crops made grey, as a monochrome camera sees them; ``camera`` the
+    share of photos and frames changed by :func:`camera_change` before their crops are
+    cut."""
     def face_or_die(v: int, pips: list[tuple[float, float]] | None = None
                     ) -> tuple[np.ndarray, float]:
         if rich > 0 and rng.random() < rich:
@@ -232,11 +235,11 @@ def make_epoch(rng: np.random.Generator, samples: list[Sample], n_synth: int,
     photo: list[bool] = []  # crop comes from a real photo (not simulated or synthetic)
     for k, s in enumerate(samples):
         before = len(crops)
+        img = camera_change(rng, s.image) if camera > 0 and rng.random() < camera else s.image
         if negatives is not None:
             for x, y, f in negatives[k]:
-                crops.append(_die_crop(rng, s.image, x, y, f))
+                crops.append(_die_crop(rng, img, x, y, f))
                 labels.append(NOT_DIE)
-        img = s.image
         h, w = img.shape[:2]
         faces = s.dice
         # byler-d6's marbled, small, oblique dice are the hardest: show them more often.
@@ -373,6 +376,9 @@ def main() -> None:
                     help="share of real photo crops recoloured in two random colours")
     ap.add_argument("--grey", type=float, default=0.0,
                     help="share of crops made grey (a monochrome camera, a night mode)")
+    ap.add_argument("--camera", type=float, default=0.0,
+                    help="share of photos and frames given another camera's JPEG, blur or "
+                         "grain before their crops are cut (each epoch anew)")
     ap.add_argument("--only", choices=FOLDERS, default=None,
                     help="train on this shared folder's photos only (to judge how the net "
                          "reads dice and cameras it has never seen: the other folder)")
@@ -415,7 +421,7 @@ def main() -> None:
         t0 = time.time()
         x, y = make_epoch(rng, samples, args.synth, negatives, args.tilted_reps,
                           args.strong_aug, args.rich_synth, args.light_real, hard,
-                          args.streaks, args.duotone, args.grey)
+                          args.streaks, args.duotone, args.grey, args.camera)
         order = rng.permutation(len(y))
         net.train()
         total, right, seen = 0.0, 0, 0
