@@ -6,6 +6,9 @@ Each set is a tray style and its dice: its throws are read without a die size an
 it, as the table does, until it is measured (or MAX_THROWS have not agreed); one more
 throw is then read three ways: without a die size (what the control page gave before),
 with the measured one (none where it was not measured), and with the true one.
+
+:func:`bench_stale_size` then gives sets a die size that no longer fits (as after a change
+of dice) and counts the sets whose throws show it (:class:`calibration.die_size.SizeCheck`).
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from calibration import Calibration
-from calibration.die_size import DieSizeEvidence
+from calibration.die_size import DieSizeEvidence, SizeCheck
 from vision.bench import tray_read_right
 from vision.reader import Reading, read_dice
 
@@ -24,6 +27,9 @@ SIZE = (640, 480)
 SETS = 40
 MAX_THROWS = 10  # throws a set is given to be measured in (the table goes on measuring)
 SEED = 31000  # seeds no other bench or test draws
+STALE_SEED = 32000  # ... and the stale sizes' sets
+STALE_THROWS_GIVEN = 6
+STALE_FACTORS = (0.7, 1.0, 1.4)  # the calibrated size over the dice's true size
 
 
 def silent_errors(reading: Reading, truth: Any) -> int:
@@ -88,6 +94,41 @@ def bench_die_size(sets: int = SETS) -> dict[str, Any]:
         "next_throw_read_right": {name: f"{n}/{sets}" for name, n in right.items()},
         "next_throw_silent_errors": silent,
     }
+
+
+def bench_stale_size(sets: int = 20) -> dict[str, Any]:
+    """Sets read with a die size of :data:`STALE_FACTORS` times their dice's true size
+    (0.7: the family took dice 1.4 times as big; 1.0: the size fits), for up to
+    :data:`STALE_THROWS_GIVEN` throws: in how many sets the throws show the size stale, and
+    after how many throws (the median over those sets)."""
+    from vision.sim import TrayStyle, empty_tray, render_tray
+
+    out: dict[str, Any] = {}
+    for factor in STALE_FACTORS:
+        caught: list[int] = []
+        for k in range(sets):
+            rng = np.random.default_rng(STALE_SEED + k)
+            style = TrayStyle.random(rng, SIZE)
+            margin = style.margin * SIZE[0]
+            throws = []
+            for _ in range(STALE_THROWS_GIVEN):
+                values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(2, 7)))]
+                throws.append(render_tray(rng, values, SIZE, style=style))
+            true_side = float(np.median([d.side for _im, truth in throws for d in truth]))
+            cal = Calibration.from_rect(margin, margin, SIZE[0] - margin, SIZE[1] - margin,
+                                        die_size_px=factor * true_side,
+                                        background=empty_tray(style, SIZE, seed=STALE_SEED + k))
+            check = SizeCheck()
+            for n, (image, _truth) in enumerate(throws, 1):
+                check = check.with_throw(read_dice(image, cal).seen_size, factor * true_side)
+                if check.stale() is not None:
+                    caught.append(n)
+                    break
+        out[f"size_{factor}_of_the_dice"] = {
+            "sets_found_stale": f"{len(caught)}/{sets}",
+            "throws_to_find": statistics.median(caught) if caught else None}
+    out["throws_given"] = STALE_THROWS_GIVEN
+    return out
 
 
 def _rounded(x: float | None) -> float | None:

@@ -57,12 +57,16 @@ FINE_MAX_FACE = 18.0
 
 @dataclass(frozen=True)
 class Candidate:
-    """A possible die: top-face centre and face size in frame pixels, and the heat."""
+    """A possible die: top-face centre and face size in frame pixels, and the heat.
+
+    ``seen`` is the face size the detector saw, where ``face`` was set to a calibrated
+    die size instead (``None`` otherwise)."""
 
     x: float
     y: float
     face: float
     score: float
+    seen: float | None = None
 
 
 class NotSpaceToDepth(ValueError):

@@ -200,8 +200,12 @@ def available() -> bool:
     return detect.available() and classify.available()
 
 
-def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
-    """Read every die: detector candidates, each confirmed and read by the classifier."""
+def read(image: np.ndarray, calibration: Calibration | None
+         ) -> tuple[list[DieRead], float | None]:
+    """Read every die: detector candidates, each confirmed and read by the classifier.
+
+    Also gives, with a calibrated die size, the size the detector saw the dice at (see
+    :func:`_seen_size`; ``None`` without one)."""
     sized = calibration is not None and bool(calibration.die_size_px)
     closer: Closer = {}
     cands, probs = _look(image, calibration, detect.detect(image, calibration, suppress=False),
@@ -268,7 +272,21 @@ def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
     out = _beside_tilted(out, calibration.die_size_px if calibration is not None else None)
     # Reading order: top to bottom, then left to right, so a list of values is stable.
     out.sort(key=lambda d: (d.center[1], d.center[0]))
-    return out
+    return out, _seen_size([c for c in kept_cands
+                            if int(np.argmax(by_id[id(c)])) != classify.NOT_DIE])
+
+
+def _seen_size(dice: list[detect.Candidate]) -> float | None:
+    """The median face size the detector saw ``dice`` at, where they were cut at a
+    calibrated die size (``None`` where none was, or with no die).
+
+    Dice are cut at the calibrated size whatever size they look, so a size gone stale
+    (the family took bigger or smaller dice) would not show in what is read; the
+    detector's own estimate still follows the dice (simulated trays read with a size
+    0.7 or 1.4 times the truth: its median over a throw's dice lies at 1.01-1.05 of the
+    true size in the median throw; see calibration.die_size)."""
+    seen = [c.seen for c in dice if c.seen is not None]
+    return float(np.median(seen)) if seen else None
 
 
 def _beside_tilted(dice: list[DieRead], size: float | None) -> list[DieRead]:
@@ -574,7 +592,7 @@ def _sized(cands: list[detect.Candidate], size: float) -> list[detect.Candidate]
     its dice at one size, and the detector's estimate at this reduced scale is the
     rougher one (simulated trays: 31 of 40 frames read right this way, 26 with the
     estimate)."""
-    return [detect.Candidate(c.x, c.y, size, c.score) for c in cands
+    return [detect.Candidate(c.x, c.y, size, c.score, seen=c.face) for c in cands
             if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
 
 

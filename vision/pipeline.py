@@ -7,15 +7,18 @@ from calibration import Calibration
 from vision.reader import DieRead, make_die
 
 
-def read(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
-    """Read the dice in ``image`` with the best reader available in this checkout."""
+def read(image: np.ndarray, calibration: Calibration | None
+         ) -> tuple[list[DieRead], float | None]:
+    """Read the dice in ``image`` with the best reader available in this checkout, and the
+    size the dice looked where they were cut at a calibrated size (the learned reader
+    only; see ``vision.learned._seen_size``)."""
     from vision import learned
     from vision.exposure import brightened
 
     image = brightened(image)
     if learned.available():
         return learned.read(image, calibration)
-    return _read_classic(image, calibration)
+    return _read_classic(image, calibration), None
 
 
 def _read_classic(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:

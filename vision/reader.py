@@ -81,10 +81,16 @@ class DieRead:
 
 @dataclass(frozen=True)
 class Reading:
-    """Everything read from one frame, and how long the read took (ms)."""
+    """Everything read from one frame, and how long the read took (ms).
+
+    ``seen_size`` is, when the dice were cut at a calibrated die size, the median face
+    side (frame pixels) the detector saw them at: far from the calibrated size, throw
+    after throw, it tells that the size has gone stale (``calibration.die_size``).
+    ``None`` without a calibrated size or with no die."""
 
     dice: tuple[DieRead, ...]
     ms: float
+    seen_size: float | None = None
 
     @property
     def values(self) -> tuple[int, ...]:
@@ -161,6 +167,6 @@ def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> Read
         # stripped of its positions) rather than applied at the wrong place.
         calibration = calibration.for_frame(image.shape[1], image.shape[0])
 
-    dice = pipeline.read(image, calibration)
+    dice, seen_size = pipeline.read(image, calibration)
     ms = (time.perf_counter() - start) * 1000.0
-    return Reading(tuple(dice), ms)
+    return Reading(tuple(dice), ms, seen_size)

@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration, save_calibration
-from calibration.die_size import DieSizeEvidence
+from calibration.die_size import DieSizeEvidence, SizeCheck
 
 log = logging.getLogger("dicetray.calibration")
 T = TypeVar("T")
@@ -75,6 +75,11 @@ class Calibrator:
         self.die_sizes = DieSizeEvidence()
         """The dice read surely since the die size was last forgotten (kept in memory only:
         a restart measures again), while the calibration has no die size."""
+        self.size_check = SizeCheck()
+        """How big the dice of the latest throws looked against the calibrated die size."""
+        self.stale_size: str | None = None
+        """``"bigger"`` or ``"smaller"`` when the die size was forgotten because the dice
+        kept looking so (another set of dice), until a size is measured again."""
         self._lock = threading.Lock()
         self._saving = threading.Lock()
         # Keyed by id(reading); the reading is kept with its frame, so its id stays its own.
@@ -261,11 +266,16 @@ class Calibrator:
         known = self.calibration.known_dice if self.calibration is not None else ()
         self._change(known_dice=_without(known, index, "remembered die", "none is remembered"))
 
-    def measure_dice(self, dice: Sequence[Mapping[str, Any]], image_size: tuple[int, int]) -> None:
+    def measure_dice(self, dice: Sequence[Mapping[str, Any]], image_size: tuple[int, int],
+                     seen_size: float | None = None) -> None:
         """Add the dice of a settled throw (as the table keeps them, read in frames of
         ``image_size`` = (width, height)) that were read surely to the die size's evidence,
         while the calibration has no die size; once the evidence agrees on one
         (``calibration.die_size``) it is saved.
+
+        With a die size, ``seen_size`` (``vision.reader.Reading.seen_size``) is how big the
+        throw's dice looked: when they keep looking far bigger or smaller
+        (``calibration.die_size.SizeCheck``), the size is forgotten and measured again.
 
         Raises ``OSError`` when the file cannot be written; then the calibration is
         unchanged and the evidence kept, so the next throw tries again.
@@ -274,7 +284,17 @@ class Calibrator:
 
         cal = self.calibration.for_frame(*image_size) if self.calibration is not None else None
         if cal is not None and cal.die_size_px:
-            return  # dice are cut at that size then: their boxes tell nothing new
+            # Dice are cut at that size then: their boxes tell nothing new, but the size
+            # the detector saw them at tells whether the size still fits.
+            check = self.size_check.with_throw(seen_size, cal.die_size_px)
+            stale = check.stale()
+            if stale is not None:
+                self._change(die_size_px=None)
+                log.info("the dice looked %s than the %.1f px measured in %d throws: "
+                         "measuring them again", stale, cal.die_size_px, len(check.ratios))
+                self.die_sizes, check, self.stale_size = DieSizeEvidence(), SizeCheck(), stale
+            self.size_check = check
+            return
         faces = [face_of(d["box"]) for d in dice
                  if d.get("box") is not None and d.get("value") is not None and not d.get("flagged")]
         self.die_sizes = self.die_sizes.with_throw(faces)
@@ -282,6 +302,7 @@ class Calibrator:
         if size is None:
             return
         self._change(image_size, die_size_px=size)
+        self.stale_size = None
         log.info("the dice measure %.1f px across in the camera's picture (%d dice of %d throws)",
                  size, len(self.die_sizes.faces), self.die_sizes.throws)
 
@@ -292,7 +313,7 @@ class Calibrator:
         Raises ``OSError`` when the file cannot be written; then nothing changes.
         """
         self._change(die_size_px=None)
-        self.die_sizes = DieSizeEvidence()
+        self.die_sizes, self.size_check, self.stale_size = DieSizeEvidence(), SizeCheck(), None
 
     def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the

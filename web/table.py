@@ -328,8 +328,9 @@ class Table:
         measuring goes: ``status`` "set", "measuring" (``dice`` read surely so far, of
         ``needed``, in ``throws`` of ``throws_needed``), "differ" (only ``agree`` of them
         agree on one size, ``agree_needed`` needed) or "agreed" (they agree, but the
-        calibration file could not be written: tried again at the next throw); ``None``
-        without a calibration to keep it in."""
+        calibration file could not be written: tried again at the next throw); ``stale`` is
+        "bigger" or "smaller" while it is measured again because the dice kept looking so
+        against the size before; ``None`` without a calibration to keep it in."""
         if self._calibrator is None:
             return None
         cal = self._calibration_for_frames()
@@ -339,7 +340,8 @@ class Table:
                 "status": "set" if px else evidence.status(),
                 "dice": len(evidence.faces), "needed": die_size.MIN_DICE,
                 "throws": evidence.throws, "throws_needed": die_size.MIN_THROWS,
-                "agree": round(evidence.agreeing(), 2), "agree_needed": die_size.AGREE_SHARE}
+                "agree": round(evidence.agreeing(), 2), "agree_needed": die_size.AGREE_SHARE,
+                "stale": None if px else self._calibrator.stale_size}
 
     def _has_empty_tray(self) -> bool:
         """Whether the reader holds the empty tray's picture."""
@@ -675,15 +677,16 @@ class Table:
 
     def _measure_dice(self, reading: Any, dice: list[dict[str, Any]]) -> None:
         """The dice of a settled throw read surely measure the die size until it is known
-        (``calibration.die_size``). A calibration that cannot be saved only means it is
-        measured again at the next throw."""
+        (``calibration.die_size``), and then tell whether it still fits. A calibration that
+        cannot be saved only means it is tried again at the next throw."""
         frame = self._calibrator.frame_of(reading) if self._calibrator is not None else None
         if frame is None:
             return
         try:
-            self._calibrator.measure_dice(dice, (frame.shape[1], frame.shape[0]))
+            self._calibrator.measure_dice(dice, (frame.shape[1], frame.shape[0]),
+                                          getattr(reading, "seen_size", None))
         except OSError as exc:
-            log.warning("the die size was measured but could not be saved: %s", exc)
+            log.warning("the die size (measured, or forgotten as stale) could not be saved: %s", exc)
 
     def _keep_frame(self, reading: Any, reading_id: int) -> None:
         """Keep the frame of a waiting reading: to show which die is which, and to teach a

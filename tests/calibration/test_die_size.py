@@ -7,7 +7,16 @@ import doctest
 import pytest
 
 from calibration import die_size
-from calibration.die_size import KEEP, MIN_DICE, MIN_THROWS, DieSizeEvidence
+from calibration.die_size import (
+    KEEP,
+    MIN_DICE,
+    MIN_THROWS,
+    STALE_ABOVE,
+    STALE_BELOW,
+    STALE_THROWS,
+    DieSizeEvidence,
+    SizeCheck,
+)
 
 
 def _throws(*throws: list[float]) -> DieSizeEvidence:
@@ -86,3 +95,33 @@ def test_only_the_newest_dice_count() -> None:
 def test_a_throw_without_a_die_read_surely_is_no_throw() -> None:
     evidence = _throws([40.0] * 6, [], [0.0, -3.0], [40.0] * 6)
     assert evidence.throws == 2 and evidence.size() is None
+
+
+def _seen(size: float, *seen: float | None) -> SizeCheck:
+    check = SizeCheck()
+    for s in seen:
+        check = check.with_throw(s, size)
+    return check
+
+
+def test_a_size_is_stale_when_the_dice_look_bigger_or_smaller_throw_after_throw() -> None:
+    big, small = 40.0 * (STALE_ABOVE + 0.05), 40.0 * (STALE_BELOW - 0.05)
+    assert _seen(40.0, *[big] * STALE_THROWS).stale() == "bigger"
+    assert _seen(40.0, *[small] * STALE_THROWS).stale() == "smaller"
+    assert _seen(40.0, *[big] * (STALE_THROWS - 1)).stale() is None
+
+
+def test_a_size_the_dice_fit_is_never_stale() -> None:
+    assert _seen(40.0, 40.0, 44.0, 36.0, 40.0 * STALE_ABOVE, 40.0 * STALE_BELOW).stale() is None
+
+
+def test_only_throws_in_a_row_on_one_side_make_a_size_stale() -> None:
+    big, small = 60.0, 25.0
+    assert _seen(40.0, big, big, 40.0, big, big).stale() is None
+    assert _seen(40.0, big, small, big).stale() is None
+    assert _seen(40.0, 40.0, big, big, big).stale() == "bigger"
+
+
+def test_a_throw_with_no_die_says_nothing_of_the_size() -> None:
+    assert _seen(40.0, 60.0, None, 60.0, None, 60.0).stale() == "bigger"
+    assert _seen(40.0, None, None, None).stale() is None

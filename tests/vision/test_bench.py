@@ -71,3 +71,14 @@ def test_the_measured_die_size_bench_reads_each_set_three_ways() -> None:
     assert all(v.endswith("/2") for v in out["next_throw_read_right"].values())
     if out["sets_measured"]:
         assert 0.8 < out["measured_over_true_size"]["median"] < 1.25
+
+
+@pytest.mark.skipif(not learned.available(), reason="needs the model files")
+def test_the_stale_die_size_bench_finds_a_size_for_dice_far_bigger() -> None:
+    from vision.bench_die_size import STALE_THROWS_GIVEN, bench_stale_size
+
+    out = bench_stale_size(sets=2)
+    assert out["throws_given"] == STALE_THROWS_GIVEN
+    # Dice 1.4 times the size read with, six throws: the throws show it in both sets.
+    assert out["size_0.7_of_the_dice"]["sets_found_stale"] == "2/2"
+    assert out["size_1.0_of_the_dice"] == {"sets_found_stale": "0/2", "throws_to_find": None}

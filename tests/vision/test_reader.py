@@ -103,6 +103,25 @@ def test_simulated_frames_read_right() -> None:
     assert right >= SIM_FRAMES_RIGHT_FLOOR
 
 
+def test_a_reading_tells_how_big_its_dice_looked_against_a_calibrated_size() -> None:
+    """Dice are cut at a calibrated size whatever size they are; the reading still says
+    how big the detector saw them, so a size gone stale (other dice) can be noticed
+    (calibration.die_size.SizeCheck, whose bounds are 0.8 and 1.25)."""
+    for seed in (11, 12, 13):
+        image, truth = _sim_frame(seed, (640, 480))
+        side = float(np.median([d.side for d in truth]))
+        assert read_dice(image).seen_size is None          # no size: dice cut as seen
+        seen = {}
+        for factor in (0.7, 1.0, 1.4):
+            cal = Calibration.from_rect(0, 0, 640, 480, die_size_px=side * factor)
+            reading = read_dice(image, cal)
+            assert reading.seen_size is not None, (seed, factor)
+            seen[factor] = reading.seen_size / (side * factor)
+        assert 0.8 <= seen[1.0] <= 1.25, (seed, seen)
+        assert seen[0.7] > 1.25, (seed, seen)                # the dice are bigger than the size
+        assert seen[1.4] < seen[1.0], (seed, seen)
+
+
 def test_a_dim_frame_reads_as_well_as_a_lit_one() -> None:
     """The exposure is locked at start-up; when the room darkens the frames do too.
     (Seeds 0-11 at 640x480: 7 read entirely right lit, 7 at a third of the light, and

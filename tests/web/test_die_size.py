@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from calibration import Calibration, load_calibration, save_calibration
-from calibration.die_size import AGREE_SHARE, MIN_DICE, MIN_THROWS
+from calibration.die_size import AGREE_SHARE, MIN_DICE, MIN_THROWS, STALE_THROWS
 from vision.reader import Reading, make_die
 from web.app import create_app
 from web.calibrating import Calibrator
@@ -22,14 +22,15 @@ from web.table import Table
 FRAME = np.zeros((480, 640, 3), np.uint8)
 
 
-def _dice(*faces: float, flagged: bool = False) -> Reading:
-    """A reading of dice of these face sizes, side by side, read surely (or flagged)."""
+def _dice(*faces: float, flagged: bool = False, seen: float | None = None) -> Reading:
+    """A reading of dice of these face sizes, side by side, read surely (or flagged);
+    ``seen`` is the size the detector saw them at, when cut at a calibrated size."""
     out = []
     for i, face in enumerate(faces):
         x, half = 60.0 + 80 * i, 0.6 * face
         out.append(make_die(None if flagged else 3, (x, 200.0), (x - half, 200 - half, x + half, 200 + half),
                             0.5 if flagged else 0.97))
-    return Reading(tuple(out), 1.0)
+    return Reading(tuple(out), 1.0, seen)
 
 
 class _Scripted:
@@ -109,7 +110,7 @@ def test_the_control_page_is_told_how_the_measuring_goes(scene: _Scene) -> None:
     assert state["camera"]["die_size"] == {"px": None, "status": "measuring", "dice": 3,
                                            "needed": MIN_DICE, "throws": 1,
                                            "throws_needed": MIN_THROWS, "agree": 1.0,
-                                           "agree_needed": AGREE_SHARE}
+                                           "agree_needed": AGREE_SHARE, "stale": None}
     scene.throw(_dice(40, 40.5, 39.5, 41, 40, 39))
     assert not scene.calibrator.path.exists()        # nothing saved while measuring
     state = scene.throw(_dice(40, 41, 40.5))
@@ -168,6 +169,38 @@ def test_measure_the_dice_again_forgets_the_size(scene: _Scene) -> None:
     for _ in range(3):
         state = scene.throw(_dice(30, 30, 30, 31))
     assert state["camera"]["die_size"]["px"] == 30.0
+
+
+def test_dice_that_keep_looking_bigger_are_measured_again(scene: _Scene) -> None:
+    """The family took bigger dice: the reader still cuts them at the old size (flagging
+    most), but the detector sees them bigger, throw after throw, and the size is measured
+    again without anyone asking."""
+    for _ in range(3):
+        scene.throw(_dice(40, 41, 39, 40))
+    assert load_calibration(scene.calibrator.path).die_size_px == 40.0
+    for _ in range(STALE_THROWS - 1):
+        state = scene.throw(_dice(40, 40, 40, seen=58.0))
+        assert state["camera"]["die_size"]["px"] == 40.0
+    state = scene.throw(_dice(40, 40, 40, seen=58.0))
+    size = state["camera"]["die_size"]
+    assert size["px"] is None and size["status"] == "measuring" and size["stale"] == "bigger"
+    assert load_calibration(scene.calibrator.path).die_size_px is None
+    # ... and the new dice measure their own size, which ends the note.
+    for _ in range(3):
+        state = scene.throw(_dice(58, 57, 59, 58))
+    assert state["camera"]["die_size"]["px"] == 58.0
+    assert state["camera"]["die_size"]["stale"] is None
+
+
+def test_dice_that_look_off_now_and_then_keep_their_size(scene: _Scene) -> None:
+    """One throw's dice can look off (a die on its edge, an oblique camera's near dice);
+    only throws in a row, all on one side, forget the size."""
+    for _ in range(3):
+        scene.throw(_dice(40, 41, 39, 40))
+    for seen in (58.0, 57.0, 41.0, 58.0, 30.0, 59.0, None, 60.0, 31.0, 30.0):
+        state = scene.throw(_dice(40, 40, seen=seen))
+        assert state["camera"]["die_size"]["px"] == 40.0, seen
+    assert load_calibration(scene.calibrator.path).die_size_px == 40.0
 
 
 @pytest.mark.parametrize("body", [{}, {"measure": False}, {"measure": "yes"}, {"measure": 1}])

@@ -106,7 +106,9 @@ function dieSizeNote(size) {
     `agree, ${Math.round(size.agree_needed * 100)} % needed): each is read at its own size`;
   if (size.status === "agreed") return "the dice agree on a size, but the calibration file " +
     "could not be written: it is tried again at the next throw";
-  return `measuring the dice: ${size.dice} of ${size.needed} read surely, ` +
+  const again = size.stale ? `the dice looked ${size.stale} than the size measured before, ` +
+    "so they are measured again: " : "";
+  return again + `measuring the dice: ${size.dice} of ${size.needed} read surely, ` +
     `in ${size.throws} of ${size.throws_needed} throws`;
 }
 
