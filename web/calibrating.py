@@ -290,8 +290,8 @@ class Calibrator:
             stale = check.stale()
             if stale is not None:
                 self._change(die_size_px=None)
-                log.info("the dice looked %s than the %.1f px measured in %d throws: "
-                         "measuring them again", stale, cal.die_size_px, len(check.ratios))
+                log.info("the dice of %d throws in a row looked %s than the %.1f px measured: "
+                         "measuring them again", len(check.ratios), stale, cal.die_size_px)
                 self.die_sizes, check, self.stale_size = DieSizeEvidence(), SizeCheck(), stale
             self.size_check = check
             return
