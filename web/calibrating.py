@@ -177,7 +177,7 @@ class Calibrator:
         if (old is not None and old.tray is not None and old.die_size_px
                 and abs(_scale(old.tray, tray) - 1.0) > RESCALED):
             self._change(image_size, tray=tray, die_size_px=None)
-            self.die_sizes = DieSizeEvidence()
+            self._measure_afresh()
         else:
             self._change(image_size, tray=tray)
 
@@ -288,12 +288,13 @@ class Calibrator:
             # the detector saw them at tells whether the size still fits.
             check = self.size_check.with_throw(seen_size, cal.die_size_px)
             stale = check.stale()
-            if stale is not None:
-                self._change(die_size_px=None)
-                log.info("the dice of %d throws in a row looked %s than the %.1f px measured: "
-                         "measuring them again", len(check.ratios), stale, cal.die_size_px)
-                self.die_sizes, check, self.stale_size = DieSizeEvidence(), SizeCheck(), stale
-            self.size_check = check
+            if stale is None:
+                self.size_check = check
+                return
+            self._change(die_size_px=None)
+            log.info("the dice of %d throws in a row looked %s than the %.1f px measured: "
+                     "measuring them again", len(check.ratios), stale, cal.die_size_px)
+            self._measure_afresh(stale)
             return
         faces = [face_of(d["box"]) for d in dice
                  if d.get("box") is not None and d.get("value") is not None and not d.get("flagged")]
@@ -313,7 +314,12 @@ class Calibrator:
         Raises ``OSError`` when the file cannot be written; then nothing changes.
         """
         self._change(die_size_px=None)
-        self.die_sizes, self.size_check, self.stale_size = DieSizeEvidence(), SizeCheck(), None
+        self._measure_afresh()
+
+    def _measure_afresh(self, stale: str | None = None) -> None:
+        """Start measuring the die size over (it was just forgotten); ``stale`` says it was
+        forgotten because the dice kept looking "bigger" or "smaller"."""
+        self.die_sizes, self.size_check, self.stale_size = DieSizeEvidence(), SizeCheck(), stale
 
     def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the

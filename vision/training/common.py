@@ -179,9 +179,9 @@ def camera_change(rng: np.random.Generator, image: np.ndarray) -> np.ndarray:
     Applied to the whole frame before the dice are cut from it, because that is where a
     camera does it: JPEG's 8×8 blocks and its halved colour lie on the frame's pixels,
     not the crop's, and a crop shrinks a frame's noise and blur with it. The shared
-    photos are clean; without this the nets learn that a die's pips are always sharp
-    and smooth (the seventeenth round: JPEG 40 costs byler-d6 4 points and brings
-    misreads at 0.89-0.90)."""
+    photos are clean (the seventeenth round: JPEG 40 costs byler-d6 4 points); shown
+    such frames, the first and second looks read changed held-out photos hardly better
+    (twentieth round), so the committed nets are trained without it."""
     out = image
     kinds = rng.permutation(3)[:int(rng.integers(1, 3))]
     for kind in sorted(kinds):  # blur and grain before compression, as in a camera
