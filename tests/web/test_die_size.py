@@ -17,7 +17,7 @@ from vision.reader import Reading, make_die
 from web.app import create_app
 from web.calibrating import Calibrator
 from web.store import Store
-from web.table import Table
+from web.table import Table, die_json
 
 FRAME = np.zeros((480, 640, 3), np.uint8)
 
@@ -243,3 +243,23 @@ def test_an_outline_marked_again_at_another_scale_forgets_the_size(tmp_path: Pat
     calibrator.set_tray([[170, 130], [470, 130], [470, 350], [170, 350]], (640, 480))   # raised
     assert load_calibration(path).die_size_px is None
     assert calibrator.calibration is not None and calibrator.calibration.tray is not None
+
+
+def test_a_size_measured_anew_is_checked_only_against_its_own_throws(tmp_path: Path) -> None:
+    """Throws that looked big against a size forgotten since (the camera was raised) say
+    nothing of the size measured after it."""
+    path = tmp_path / "calibration.json"
+    save_calibration(Calibration.from_rect(100, 100, 540, 380, die_size_px=40.0,
+                                           image_size=(640, 480)), path)
+    calibrator = Calibrator(path, load_calibration(path))
+    big = [die_json(d) for d in _dice(40, 40).dice]
+    for _ in range(STALE_THROWS - 1):
+        calibrator.measure_dice(big, (640, 480), seen_size=58.0)
+    calibrator.set_tray([[170, 130], [470, 130], [470, 350], [170, 350]], (640, 480))
+    assert load_calibration(path).die_size_px is None
+    for _ in range(3):
+        calibrator.measure_dice([die_json(d) for d in _dice(30, 30, 31).dice], (640, 480))
+    assert load_calibration(path).die_size_px == 30.0
+    calibrator.measure_dice([die_json(d) for d in _dice(30, 30).dice], (640, 480), seen_size=41.0)
+    assert load_calibration(path).die_size_px == 30.0
+    assert calibrator.stale_size is None
