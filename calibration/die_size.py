@@ -115,11 +115,11 @@ class DieSizeEvidence:
 # the dice still follows them (vision.reader.Reading.seen_size): over a throw's dice it
 # lies at 0.92-1.16 of a size that is right (5th-95th percentile, simulated trays; real
 # photos, the size measured from the five before, 0.85-1.31 on the oblique webcam), at
-# 1.30-1.64 with the size 0.7 times the truth and 0.67-0.88 at 1.4 times. Three throws in a row outside 0.85-1.25, on one side,
-# and the size is measured again (fresh seeds, 80 sets of six throws: no size that was
-# right forgotten; a size 0.7 times the truth forgotten in 80, 1.25 times in 37, 1.4 times
-# in 76; a lower bound of 0.8 caught 4 and 57 of those, and forgot no size that was right
-# either).
+# 1.30-1.64 with the size 0.7 times the truth and 0.67-0.88 at 1.4 times. Three throws
+# in a row outside 0.85-1.25, on one side, and the size is measured again (fresh seeds,
+# 80 sets of six throws: no size that was right forgotten; a size 0.7 times the truth
+# forgotten in 80, 1.25 times in 37, 1.4 times in 76; a lower bound of 0.8 caught 4 and
+# 57 of those, and forgot no size that was right either).
 STALE_BELOW = 0.85
 STALE_ABOVE = 1.25
 STALE_THROWS = 3
