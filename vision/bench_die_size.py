@@ -46,7 +46,7 @@ def silent_errors(reading: Reading, truth: Any) -> int:
 
 def bench_die_size(sets: int = SETS) -> dict[str, Any]:
     """The die size measured on ``sets`` simulated sets, and what it does to their reads."""
-    from vision.sim import TrayStyle, empty_tray, render_tray
+    from vision.sim import TrayStyle, empty_tray
 
     ratios: list[float] = []
     throws: list[int] = []
@@ -60,17 +60,13 @@ def bench_die_size(sets: int = SETS) -> dict[str, Any]:
         marked = Calibration.from_rect(margin, margin, SIZE[0] - margin, SIZE[1] - margin,
                                        background=empty_tray(style, SIZE, seed=SEED + k))
 
-        def throw() -> tuple[np.ndarray, Any]:
-            values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(2, 7)))]
-            return render_tray(rng, values, SIZE, style=style)
-
         evidence = DieSizeEvidence()
         while evidence.size() is None and thrown < MAX_THROWS:
-            image, _truth = throw()
+            image, _truth = _throw(rng, style)
             thrown += 1
             evidence = evidence.with_throw(d.face for d in read_dice(image, marked).dice
                                            if not d.flagged and d.value is not None)
-        image, truth = throw()
+        image, truth = _throw(rng, style)
         measured, true_side = evidence.size(), float(np.median([d.side for d in truth]))
         if measured is not None:
             ratios.append(measured / true_side)
@@ -101,7 +97,7 @@ def bench_stale_size(sets: int = 20) -> dict[str, Any]:
     (0.7: the family took dice 1.4 times as big; 1.0: the size fits), for up to
     :data:`STALE_THROWS_GIVEN` throws: in how many sets the throws show the size stale, and
     after how many throws (the median over those sets)."""
-    from vision.sim import TrayStyle, empty_tray, render_tray
+    from vision.sim import TrayStyle, empty_tray
 
     out: dict[str, Any] = {}
     for factor in STALE_FACTORS:
@@ -110,10 +106,7 @@ def bench_stale_size(sets: int = 20) -> dict[str, Any]:
             rng = np.random.default_rng(STALE_SEED + k)
             style = TrayStyle.random(rng, SIZE)
             margin = style.margin * SIZE[0]
-            throws = []
-            for _ in range(STALE_THROWS_GIVEN):
-                values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(2, 7)))]
-                throws.append(render_tray(rng, values, SIZE, style=style))
+            throws = [_throw(rng, style) for _ in range(STALE_THROWS_GIVEN)]
             true_side = float(np.median([d.side for _im, truth in throws for d in truth]))
             cal = Calibration.from_rect(margin, margin, SIZE[0] - margin, SIZE[1] - margin,
                                         die_size_px=factor * true_side,
@@ -129,6 +122,14 @@ def bench_stale_size(sets: int = 20) -> dict[str, Any]:
             "throws_to_find": statistics.median(caught) if caught else None}
     out["throws_given"] = STALE_THROWS_GIVEN
     return out
+
+
+def _throw(rng: np.random.Generator, style: Any) -> tuple[np.ndarray, Any]:
+    """One throw of two to six dice into a tray of ``style``: the frame and its truth."""
+    from vision.sim import render_tray
+
+    values = [int(v) for v in rng.integers(1, 7, size=int(rng.integers(2, 7)))]
+    return render_tray(rng, values, SIZE, style=style)
 
 
 def _rounded(x: float | None) -> float | None:
