@@ -5,6 +5,12 @@
   waitress server on localhost), median and 90th percentile over 50 corrections.
 - ``rebuild_ms``: building the table at start, which replays the current game's log
   from SQLite: a finished three-player game, and a 40-player game (440 throws).
+- ``throw_to_screen``: from the frame in which the last die of a throw comes to rest to
+  the throw's reading arriving at a screen, through everything a throw goes through: the
+  simulated camera at its own pace (1280×960, 15 frames a second, as ``make demo``), the
+  camera thread, the watcher, the reader, the table, SQLite and SSE. For two dice (Sum
+  Chicago) and six (10000); median and 90th percentile in ms and in frames, and how
+  many throws were scored as thrown.
 """
 from __future__ import annotations
 
@@ -17,6 +23,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from vision.frames import SimCamera
 from web.fakes import reading
 from web.live import LiveServer
 from web.store import Store
@@ -94,10 +101,99 @@ def rebuild(players: int, finish: bool) -> dict[str, Any]:
     return {"players": players, "actions": actions, "ms_median": round(statistics.median(times), 2)}
 
 
+class _ClockedCamera:
+    """The simulated camera, noting when each frame left it (by the tray's frame index)."""
+
+    def __init__(self, camera: SimCamera) -> None:
+        self.camera = camera
+        self.name = camera.name
+        self.message = camera.message
+        self.fps = camera.fps
+        self.left: dict[int, float] = {}
+
+    def read(self) -> Any:
+        frame = self.camera.read()
+        self.left[self.camera.tray.frame_index] = time.perf_counter()
+        return frame
+
+    def roll(self, values: Any = None, count: int | None = None) -> tuple[int, ...]:
+        return self.camera.roll(values, count)
+
+    def close(self) -> None:
+        self.camera.close()
+
+
+def _listen_readings(port: int, arrivals: dict[int, tuple[float, dict[str, Any]]],
+                     ready: threading.Event, stop: threading.Event) -> None:
+    """Note when each reading first reaches a screen listening on ``/api/events``."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn.request("GET", "/api/events")
+    resp = conn.getresponse()
+    ready.set()
+    while not stop.is_set():
+        line = resp.readline()
+        if not line:
+            break
+        if line.startswith(b"data: "):
+            at = time.perf_counter()
+            state = json.loads(line[6:])
+            got = state.get("reading") if isinstance(state, dict) else None
+            if got is not None and got["id"] not in arrivals:
+                arrivals[got["id"]] = (at, got)
+    conn.close()
+
+
+def throw_latency(dice: int, family: str, throws: int = 12, seed: int = 11) -> dict[str, Any]:
+    """ms and frames from a throw's dice all at rest to its reading on a screen."""
+    camera = _ClockedCamera(SimCamera(seed=seed, dice=dice))
+    period_ms = 1000.0 / camera.fps
+    ms: list[float] = []
+    right = 0
+    statuses: dict[str, int] = {}
+    with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp) / "data", camera=camera) as server:
+        arrivals: dict[int, tuple[float, dict[str, Any]]] = {}
+        ready, stop = threading.Event(), threading.Event()
+        listener = threading.Thread(target=_listen_readings,
+                                    args=(server.port, arrivals, ready, stop), daemon=True)
+        listener.start()
+        ready.wait(5)
+        time.sleep(1.0)  # the dice lying in the tray at start are no throw
+        for _ in range(throws):
+            # Each throw opens a game, so each is the throw the game expects (10000 asks
+            # for a choice after a throw, and would ignore the next one).
+            server.table.new_game(family, ["Aino", "Bertil"])
+            before = set(arrivals)
+            camera.roll()
+            tray = camera.camera.tray
+            rest, truth = tray.settled_at, sorted(d.value for d in tray.truth)
+            deadline = time.monotonic() + 10
+            while set(arrivals) == before and time.monotonic() < deadline:
+                time.sleep(0.001)
+            new = set(arrivals) - before
+            if not new or rest is None or rest not in camera.left:
+                continue
+            at, got = arrivals[min(new)]
+            ms.append((at - camera.left[rest]) * 1000.0)
+            right += (not any(d["flagged"] for d in got["dice"])
+                      and sorted(d["value"] for d in got["dice"]) == truth)
+            statuses[got["status"]] = statuses.get(got["status"], 0) + 1
+            time.sleep(0.3)
+        stop.set()
+    ms.sort()
+    return {"dice": dice, "throws": throws, "reached_a_screen": len(ms),
+            "read_right": right, "became": statuses,
+            "median_ms": round(statistics.median(ms), 1) if ms else None,
+            "p90_ms": round(ms[int(0.9 * (len(ms) - 1))], 1) if ms else None,
+            "median_frames": round(statistics.median(ms) / period_ms, 2) if ms else None,
+            "frame_ms": round(period_ms, 1)}
+
+
 def run() -> dict[str, Any]:
     """The web layer's numbers, for ``tests/bench.py``."""
     return {"correction_to_sse_ms": correction_latency(),
-            "rebuild_ms": [rebuild(3, True), rebuild(40, True)]}
+            "rebuild_ms": [rebuild(3, True), rebuild(40, True)],
+            "throw_to_screen": [throw_latency(2, "sum_chicago"),
+                                throw_latency(6, "ten_thousand")]}
 
 
 if __name__ == "__main__":
