@@ -21,7 +21,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from vision.frames import SimCamera
 from web.fakes import reading
@@ -32,9 +32,10 @@ from web.table import Table
 CORRECTIONS = 50
 
 
-def _listen(port: int, arrivals: dict[int, float], ready: threading.Event,
-            stop: threading.Event) -> None:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def _listen(port: int, heard: Callable[[float, dict[str, Any]], None],
+            ready: threading.Event, stop: threading.Event) -> None:
+    """A screen on ``/api/events``: ``heard(arrival time, state)`` for each state sent."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("GET", "/api/events")
     resp = conn.getresponse()
     ready.set()
@@ -42,8 +43,11 @@ def _listen(port: int, arrivals: dict[int, float], ready: threading.Event,
         line = resp.readline()
         if not line:
             break
-        if line.startswith(b"id: "):
-            arrivals[int(line[4:])] = time.perf_counter()
+        if line.startswith(b"data: "):
+            at = time.perf_counter()
+            state = json.loads(line[6:])
+            if isinstance(state, dict):
+                heard(at, state)
     conn.close()
 
 
@@ -55,8 +59,10 @@ def correction_latency() -> dict[str, Any]:
         reading_id = server.table.state()["reading"]["id"]
         arrivals: dict[int, float] = {}
         ready, stop = threading.Event(), threading.Event()
-        listener = threading.Thread(target=_listen, args=(server.port, arrivals, ready, stop),
-                                    daemon=True)
+        listener = threading.Thread(
+            target=_listen, daemon=True,
+            args=(server.port, lambda at, state: arrivals.setdefault(state["revision"], at),
+                  ready, stop))
         listener.start()
         ready.wait(5)
         time.sleep(0.2)
@@ -123,26 +129,6 @@ class _ClockedCamera:
         self.camera.close()
 
 
-def _listen_readings(port: int, arrivals: dict[int, tuple[float, dict[str, Any]]],
-                     ready: threading.Event, stop: threading.Event) -> None:
-    """Note when each reading first reaches a screen listening on ``/api/events``."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("GET", "/api/events")
-    resp = conn.getresponse()
-    ready.set()
-    while not stop.is_set():
-        line = resp.readline()
-        if not line:
-            break
-        if line.startswith(b"data: "):
-            at = time.perf_counter()
-            state = json.loads(line[6:])
-            got = state.get("reading") if isinstance(state, dict) else None
-            if got is not None and got["id"] not in arrivals:
-                arrivals[got["id"]] = (at, got)
-    conn.close()
-
-
 def throw_latency(dice: int, family: str, throws: int = 12, seed: int = 11) -> dict[str, Any]:
     """ms and frames from a throw's dice all at rest to its reading on a screen."""
     camera = _ClockedCamera(SimCamera(seed=seed, dice=dice))
@@ -153,8 +139,14 @@ def throw_latency(dice: int, family: str, throws: int = 12, seed: int = 11) -> d
     with tempfile.TemporaryDirectory() as tmp, LiveServer(Path(tmp) / "data", camera=camera) as server:
         arrivals: dict[int, tuple[float, dict[str, Any]]] = {}
         ready, stop = threading.Event(), threading.Event()
-        listener = threading.Thread(target=_listen_readings,
-                                    args=(server.port, arrivals, ready, stop), daemon=True)
+
+        def heard(at: float, state: dict[str, Any]) -> None:
+            got = state.get("reading")
+            if got is not None and got["id"] not in arrivals:
+                arrivals[got["id"]] = (at, got)
+
+        listener = threading.Thread(target=_listen, args=(server.port, heard, ready, stop),
+                                    daemon=True)
         listener.start()
         ready.wait(5)
         time.sleep(1.0)  # the dice lying in the tray at start are no throw
