@@ -229,6 +229,9 @@ def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
     with LiveServer(tmp_path / "data", camera=camera, calibrator=calibrator) as server:
         page = browser.new_page(viewport={"width": 1024, "height": 900})
         page.goto(server.url + "/control")
+        # Unmarked, the page says what marking it is for.
+        page.wait_for_selector("#traynote", state="visible")
+        assert "lean on its wall" in page.inner_text("#traynote")
         page.click("#marktray")
         page.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
         corners = [(20, 15), (300, 15), (300, 225), (20, 225)]
@@ -237,6 +240,7 @@ def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         assert page.locator("#trayshape circle").count() == 4
         page.click("#traysave")
         page.wait_for_selector("#trayview", state="hidden")
+        page.wait_for_selector("#traynote", state="hidden")
         saved = load_calibration(calibrator.path)
         assert saved.tray is not None
         assert [(round(x), round(y)) for x, y in saved.tray] == corners

@@ -69,7 +69,11 @@ function renderStatus(s) {
     (s.camera.message ? ` · ${s.camera.message}` : "") :
     (s.camera.message || "");
   // The camera's picture, to aim it by and to mark the tray on.
-  $("camerarow").style.display = s.camera.running && !(g && g.family === "card_chicago") ? "" : "none";
+  const camera = s.camera.running && !(g && g.family === "card_chicago");
+  $("camerarow").style.display = camera ? "" : "none";
+  // Unmarked, a die leaning on the wall is caught only by its looks: with the outline,
+  // simulated trays scored 36 leaning dice of 215 instead of 57 (vision/training/README.md).
+  $("traynote").style.display = camera && !s.camera.tray ? "" : "none";
   const taught = s.camera.pictures || 0;
   $("forgetpictures").style.display = taught ? "" : "none";
   $("forgetpictures").textContent = taught === 1 ? "Forget 1 taught picture" : `Forget all ${taught} taught pictures`;
