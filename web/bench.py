@@ -158,13 +158,19 @@ def throw_latency(dice: int, family: str, throws: int = 12, seed: int = 11) -> d
             camera.roll()
             tray = camera.camera.tray
             rest, truth = tray.settled_at, sorted(d.value for d in tray.truth)
+            # The throw's reading is the first to reach the screen after its dice rest
+            # (one of the scene before the throw, on a slow machine, may come later).
+            found: int | None = None
             deadline = time.monotonic() + 10
-            while set(arrivals) == before and time.monotonic() < deadline:
+            while found is None and time.monotonic() < deadline:
                 time.sleep(0.001)
-            new = set(arrivals) - before
-            if not new or rest is None or rest not in camera.left:
+                rested = camera.left.get(rest) if rest is not None else None
+                later = [i for i in set(arrivals) - before
+                         if rested is not None and arrivals[i][0] > rested]
+                found = min(later) if later else None
+            if found is None or rest is None:
                 continue
-            at, got = arrivals[min(new)]
+            at, got = arrivals[found]
             ms.append((at - camera.left[rest]) * 1000.0)
             right += (not any(d["flagged"] for d in got["dice"])
                       and sorted(d["value"] for d in got["dice"]) == truth)
