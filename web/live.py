@@ -41,9 +41,12 @@ class LiveServer:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
                  tb: TracebackType | None) -> None:
         self.table.stop()          # wakes every SSE stream so its thread ends
+        server: Any = self._server
+        # Let those threads finish their last writes while the loop and its trigger still
+        # run: a stream writing after the sockets closed fails on the closed trigger.
+        server.task_dispatcher.shutdown(timeout=3)
         # waitress's loop runs while its socket map is not empty; emptying the map from
         # inside the loop (by its trigger) ends it without closing a socket under select.
-        server: Any = self._server
         sockets: dict[int, Any] = {}
 
         def empty_map() -> None:
@@ -54,7 +57,6 @@ class LiveServer:
         self._thread.join(timeout=3)
         for dispatcher in sockets.values():
             dispatcher.close()
-        server.task_dispatcher.shutdown(timeout=3)
         self.store.close()
 
 

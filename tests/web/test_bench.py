@@ -15,3 +15,12 @@ def test_each_throw_is_timed_from_its_dice_at_rest_to_its_reading_on_a_screen() 
     assert result["median_frames"] >= 1.0, result
     # The simulated tray of this seed lands plain dice: both throws are scored as thrown.
     assert result["read_right"] == 2 and result["became"] == {"scored": 2}, result
+
+
+def test_the_examples_in_the_web_bench_docstrings_hold() -> None:
+    import doctest
+
+    from web import bench
+
+    result = doctest.testmod(bench)
+    assert result.attempted > 0 and result.failed == 0
