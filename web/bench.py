@@ -10,8 +10,9 @@
   simulated camera at its own pace (1280×960, 15 frames a second, as ``make demo``), the
   camera thread, the watcher, the reader with the calibration the table keeps (the die
   size it measures from the first throws), the table, SQLite and SSE. For two dice (Sum
-  Chicago) and six (10000); median and 90th percentile in ms and in frames, and how
-  many throws were scored as thrown.
+  Chicago) and six (10000); median and 90th percentile in ms and in frames, how many
+  throws were read right (every die, none flagged) and what became of them (scored, or
+  waiting for a person).
 """
 from __future__ import annotations
 
