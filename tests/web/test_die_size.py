@@ -263,3 +263,28 @@ def test_a_size_measured_anew_is_checked_only_against_its_own_throws(tmp_path: P
     calibrator.measure_dice([die_json(d) for d in _dice(30, 30).dice], (640, 480), seen_size=41.0)
     assert load_calibration(path).die_size_px == 30.0
     assert calibrator.stale_size is None
+
+
+def test_a_stale_size_that_cannot_be_forgotten_on_disk_is_forgotten_at_the_next_throw(
+        scene: _Scene, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The throws that found the size stale are kept when the file cannot be written: the
+    next throw that still looks off forgets it, not the next STALE_THROWS of them."""
+    import web.calibrating
+
+    for _ in range(3):
+        scene.throw(_dice(40, 41, 39, 40))
+    assert load_calibration(scene.calibrator.path).die_size_px == 40.0
+
+    def full_disk(cal: Any, path: Any) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(web.calibrating, "save_calibration", full_disk)
+    for _ in range(STALE_THROWS):
+        state = scene.throw(_dice(40, 40, 40, seen=58.0))
+    assert state["camera"]["die_size"]["px"] == 40.0          # not forgotten: nothing changed
+    assert load_calibration(scene.calibrator.path).die_size_px == 40.0
+    monkeypatch.setattr(web.calibrating, "save_calibration", save_calibration)
+    state = scene.throw(_dice(40, 40, 40, seen=58.0))
+    size = state["camera"]["die_size"]
+    assert size["px"] is None and size["stale"] == "bigger"
+    assert load_calibration(scene.calibrator.path).die_size_px is None
