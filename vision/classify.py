@@ -4,6 +4,8 @@
 crop on one thread). ``models/second_look.onnx``, a deeper net on 40 px crops that
 costs half as much again per crop, reads only the dice the first one is unsure of, and
 ``models/third_look.onnx``, the same net on 56 px crops, only those both are unsure of.
+``models/fourth_look.onnx``, the first one's net trained with marbled synthetic dice
+too, is asked only whether it agrees with a value the others read unsurely.
 
 Classes 0-5 are values 1-6; 6 is "not a die centre" (a detector false alarm: a pen,
 a hand, a corner between dice); 7 is "tilted" (a die leaning on the wall); 8 is
@@ -25,6 +27,7 @@ SECOND_MODEL = Path(__file__).resolve().parent / "models" / "second_look.onnx"
 SECOND_CROP_PX = 40
 THIRD_MODEL = Path(__file__).resolve().parent / "models" / "third_look.onnx"
 THIRD_CROP_PX = 56
+FOURTH_MODEL = Path(__file__).resolve().parent / "models" / "fourth_look.onnx"
 NOT_DIE = 6
 TILTED = 7
 PICTURE = 8
@@ -46,6 +49,11 @@ def second_net() -> cv2.dnn.Net:
 @lru_cache(maxsize=1)
 def _third_net() -> cv2.dnn.Net:
     return cv2.dnn.readNetFromONNX(str(THIRD_MODEL), cv2.dnn.ENGINE_CLASSIC)
+
+
+@lru_cache(maxsize=1)
+def _fourth_net() -> cv2.dnn.Net:
+    return cv2.dnn.readNetFromONNX(str(FOURTH_MODEL), cv2.dnn.ENGINE_CLASSIC)
 
 
 def available() -> bool:
@@ -73,6 +81,17 @@ def classify_third(image: np.ndarray, centres: list[tuple[float, float, float]])
     """Class probabilities (n, 9) for ``(x, y, face)`` dice, read by the third-look model
     from 56 px crops: about a die's own pixels in a photo like byler-d6's."""
     return _read_closely(_third_net, THIRD_CROP_PX, image, centres)
+
+
+def fourth_available() -> bool:
+    """Whether the fourth-look model is in this checkout."""
+    return FOURTH_MODEL.is_file()
+
+
+def classify_fourth(image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
+    """Class probabilities (n, 9) for ``(x, y, face)`` dice, read by the fourth-look model
+    from the first look's 32 px crops."""
+    return _read_closely(_fourth_net, CROP_PX, image, centres)
 
 
 def _read_closely(net: Callable[[], cv2.dnn.Net], px: int, image: np.ndarray,

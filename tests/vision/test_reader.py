@@ -532,11 +532,13 @@ def test_without_the_second_look_model_unsure_dice_stay_flagged(
     assert reading.dice and all(d.flagged and d.value == 2 for d in reading.dice)
 
 
-@pytest.mark.parametrize(("look", "px"), [("classify_closely", 40), ("classify_third", 56)])
+@pytest.mark.parametrize(("look", "px"), [("classify_closely", 40), ("classify_third", 56),
+                                         ("classify_fourth", 32)])
 def test_the_later_looks_read_their_own_crops(look: str, px: int) -> None:
     from vision import classify, crops
 
     assert classify.second_available() and classify.third_available()
+    assert classify.fourth_available()
     image, truth = _sim_frame(1, SIM_SIZES[0])
     die = next(d for d in truth if not d.tilted)
     probs = getattr(classify, look)(image, [(die.center[0], die.center[1], die.side)])
@@ -556,7 +558,7 @@ def test_the_later_looks_read_their_own_crops(look: str, px: int) -> None:
 def test_a_die_both_looks_are_unsure_of_gets_a_third_look(
         monkeypatch: pytest.MonkeyPatch, closer: float, third: float,
         expect: tuple[int | None, str | None], asked: bool) -> None:
-    from vision import classify
+    from vision import classify, learned
 
     image, _truth = render_tray(np.random.default_rng(11), [5], SIM_SIZES[0])
     looked: list[int] = []
@@ -570,10 +572,80 @@ def test_a_die_both_looks_are_unsure_of_gets_a_third_look(
     monkeypatch.setattr(classify, "classify_closely", lambda _image, centres: np.tile(
         _probs(5, closer), (len(centres), 1)))
     monkeypatch.setattr(classify, "classify_third", thirdly)
+    monkeypatch.setattr(learned, "FOURTH_LOOK", False)   # the third look's own verdict
     reading = read_dice(image)
     assert reading.dice
     assert {(d.value, d.reason) for d in reading.dice} == {expect}
     assert bool(looked) == asked
+
+
+@pytest.mark.parametrize(("fourth", "closer_tilted", "expect"), [
+    # Every look unsure; the fourth sure of the same value, the die not leaning: scored,
+    # as sure as the fourth look is.
+    (_probs(5, 0.95), 0.0, (5, None, 0.95)),
+    # The fourth look sure of another value: it only confirms, so a person looks.
+    (_probs(3, 0.95), 0.0, (5, "low confidence", 0.6)),
+    # The fourth look unsure as well.
+    (_probs(5, 0.7), 0.0, (5, "low confidence", 0.6)),
+    # The second look finds the die may lean: an unsure top face is not confirmed.
+    (_probs(5, 0.95), 0.03, (5, "low confidence", 0.6)),
+])
+def test_a_value_no_look_is_sure_of_is_scored_when_the_fourth_look_confirms_it(
+        monkeypatch: pytest.MonkeyPatch, fourth: np.ndarray, closer_tilted: float,
+        expect: tuple[int, str | None, float]) -> None:
+    from vision import classify
+
+    image, _truth = render_tray(np.random.default_rng(11), [5], SIM_SIZES[0])
+    monkeypatch.setattr(classify, "classify",
+                        lambda crops, views=1: np.tile(_probs(5, 0.6), (len(crops), 1)))
+    monkeypatch.setattr(classify, "classify_closely", lambda _image, centres: np.tile(
+        _probs(5, 0.7, tilted=closer_tilted), (len(centres), 1)))
+    monkeypatch.setattr(classify, "classify_third", lambda _image, centres: np.tile(
+        _probs(5, 0.6), (len(centres), 1)))
+    monkeypatch.setattr(classify, "classify_fourth", lambda _image, centres: np.tile(
+        fourth, (len(centres), 1)))
+    reading = read_dice(image)
+    assert reading.dice
+    assert {(d.value, d.reason, round(d.confidence, 2)) for d in reading.dice} == {expect}
+
+
+def test_the_fourth_look_is_asked_only_about_unsure_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision import classify
+
+    image, _truth = render_tray(np.random.default_rng(11), [5], SIM_SIZES[0])
+    asked: list[int] = []
+
+    def fourthly(_image: np.ndarray, centres: list[tuple[float, float, float]]) -> np.ndarray:
+        asked.append(len(centres))
+        return np.tile(_probs(5, 0.95), (len(centres), 1))
+
+    monkeypatch.setattr(classify, "classify_fourth", fourthly)
+    for first in (_probs(5, 0.97), _probs(5, 0.3, tilted=0.6)):   # sure; or leaning (no value)
+        monkeypatch.setattr(classify, "classify",
+                            lambda crops, views=1, first=first: np.tile(first, (len(crops), 1)))
+        monkeypatch.setattr(classify, "classify_closely", lambda _image, centres, first=first:
+                            np.tile(first, (len(centres), 1)))
+        read_dice(image)
+    assert asked == []
+
+
+def test_without_the_fourth_look_model_unsure_dice_stay_flagged(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+    from pathlib import Path
+
+    from vision import classify
+
+    image, _truth = render_tray(np.random.default_rng(11), [5], SIM_SIZES[0])
+    monkeypatch.setattr(classify, "FOURTH_MODEL", Path(str(tmp_path)) / "missing.onnx")
+    monkeypatch.setattr(classify, "classify",
+                        lambda crops, views=1: np.tile(_probs(5, 0.6), (len(crops), 1)))
+    monkeypatch.setattr(classify, "classify_closely", lambda _image, centres: np.tile(
+        _probs(5, 0.7), (len(centres), 1)))
+    monkeypatch.setattr(classify, "classify_third", lambda _image, centres: np.tile(
+        _probs(5, 0.6), (len(centres), 1)))
+    reading = read_dice(image)
+    assert reading.dice
+    assert {(d.value, d.reason) for d in reading.dice} == {(5, "low confidence")}
 
 
 def _close_up(seed: int, side: float, n: int) -> tuple[np.ndarray, tuple]:  # type: ignore[type-arg]
