@@ -52,8 +52,9 @@ THIRD_LOOK = True
 # Judged by criteria written before (vision/training/README.md, twenty-second round):
 # a set never seen, byler-d6 read by nets trained on matteop65 alone, 472 -> 510 of 1213
 # dice right, one more confident misread (a purple translucent four whose glare streak
-# reads as a fifth pip); held-out photos +1 die a folder, no new misread; fresh simulated
-# trays 2 + 3 more read right, no new silent error, one leaning die fewer flagged in 87.
+# reads as a fifth pip); held-out photos (one seed) +1 die a folder, no new misread;
+# fresh simulated trays 1 and 2 more read right (without and with a calibration), no new
+# silent error, one leaning die fewer flagged of 87.
 FOURTH_LOOK = True
 FOURTH_TILT = 0.02
 # The dice that get it: those the first look reads below this. It is kept apart from the
