@@ -579,6 +579,22 @@ def test_a_die_both_looks_are_unsure_of_gets_a_third_look(
     assert bool(looked) == asked
 
 
+def _unsure_to_the_third_look(monkeypatch: pytest.MonkeyPatch, closer_tilted: float = 0.0
+                              ) -> np.ndarray:
+    """A tray with one five, which the first three looks read as a five unsurely (the
+    second finding it ``closer_tilted``)."""
+    from vision import classify
+
+    monkeypatch.setattr(classify, "classify",
+                        lambda crops, views=1: np.tile(_probs(5, 0.6), (len(crops), 1)))
+    monkeypatch.setattr(classify, "classify_closely", lambda _image, centres: np.tile(
+        _probs(5, 0.7, tilted=closer_tilted), (len(centres), 1)))
+    monkeypatch.setattr(classify, "classify_third", lambda _image, centres: np.tile(
+        _probs(5, 0.6), (len(centres), 1)))
+    image, _truth = render_tray(np.random.default_rng(11), [5], SIM_SIZES[0])
+    return image
+
+
 @pytest.mark.parametrize(("fourth", "closer_tilted", "expect"), [
     # Every look unsure; the fourth sure of the same value, the die not leaning: scored,
     # as sure as the fourth look is.
@@ -595,13 +611,7 @@ def test_a_value_no_look_is_sure_of_is_scored_when_the_fourth_look_confirms_it(
         expect: tuple[int, str | None, float]) -> None:
     from vision import classify
 
-    image, _truth = render_tray(np.random.default_rng(11), [5], SIM_SIZES[0])
-    monkeypatch.setattr(classify, "classify",
-                        lambda crops, views=1: np.tile(_probs(5, 0.6), (len(crops), 1)))
-    monkeypatch.setattr(classify, "classify_closely", lambda _image, centres: np.tile(
-        _probs(5, 0.7, tilted=closer_tilted), (len(centres), 1)))
-    monkeypatch.setattr(classify, "classify_third", lambda _image, centres: np.tile(
-        _probs(5, 0.6), (len(centres), 1)))
+    image = _unsure_to_the_third_look(monkeypatch, closer_tilted)
     monkeypatch.setattr(classify, "classify_fourth", lambda _image, centres: np.tile(
         fourth, (len(centres), 1)))
     reading = read_dice(image)
@@ -635,15 +645,8 @@ def test_without_the_fourth_look_model_unsure_dice_stay_flagged(
 
     from vision import classify
 
-    image, _truth = render_tray(np.random.default_rng(11), [5], SIM_SIZES[0])
     monkeypatch.setattr(classify, "FOURTH_MODEL", Path(str(tmp_path)) / "missing.onnx")
-    monkeypatch.setattr(classify, "classify",
-                        lambda crops, views=1: np.tile(_probs(5, 0.6), (len(crops), 1)))
-    monkeypatch.setattr(classify, "classify_closely", lambda _image, centres: np.tile(
-        _probs(5, 0.7), (len(centres), 1)))
-    monkeypatch.setattr(classify, "classify_third", lambda _image, centres: np.tile(
-        _probs(5, 0.6), (len(centres), 1)))
-    reading = read_dice(image)
+    reading = read_dice(_unsure_to_the_third_look(monkeypatch))
     assert reading.dice
     assert {(d.value, d.reason) for d in reading.dice} == {(5, "low confidence")}
 
