@@ -684,14 +684,17 @@ def _fourth_look(image: np.ndarray, dice: list[DieRead],
     if not (unsure and FOURTH_LOOK and classify.fourth_available() and classify.second_available()):
         return dice
     where = [(c.x, c.y, c.face) for _, c in unsure]
-    fourth = classify.classify_fourth(image, where)
     _look_closely(image, where, closer)
+    # Dice the second look finds possibly leaning are not confirmed: not asked either.
+    asked = [(i, key) for (i, _), key in zip(unsure, where)
+             if closer[key][classify.TILTED] < FOURTH_TILT]
+    if not asked:
+        return dice
+    fourth = classify.classify_fourth(image, [key for _, key in asked])
     out = list(dice)
-    for (i, _), key, p in zip(unsure, where, fourth):
+    for (i, _), p in zip(asked, fourth):
         die = out[i]
         if die.value is None or int(np.argmax(p)) != die.value - 1 or p[die.value - 1] < THRESHOLD:
-            continue
-        if closer[key][classify.TILTED] >= FOURTH_TILT:
             continue
         out[i] = make_die(die.value, die.center, die.box, float(p[die.value - 1]))
     return out
