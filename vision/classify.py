@@ -5,7 +5,8 @@ crop on one thread). ``models/second_look.onnx``, a deeper net on 40 px crops th
 costs half as much again per crop, reads only the dice the first one is unsure of, and
 ``models/third_look.onnx``, the same net on 56 px crops, only those both are unsure of.
 ``models/fourth_look.onnx``, the first one's net trained with marbled synthetic dice
-too, is asked only whether it agrees with a value the others read unsurely.
+and leaning simulated dice too, is asked only whether it agrees with a value the others
+read unsurely.
 
 Classes 0-5 are values 1-6; 6 is "not a die centre" (a detector false alarm: a pen,
 a hand, a corner between dice); 7 is "tilted" (a die leaning on the wall); 8 is
