@@ -528,7 +528,8 @@ def test_without_the_second_look_model_unsure_dice_stay_flagged(
     monkeypatch.setattr(classify, "SECOND_MODEL", Path(str(tmp_path)) / "missing.onnx")
     monkeypatch.setattr(classify, "classify",
                         lambda crops, views=1: np.tile(_probs(2, 0.6), (len(crops), 1)))
-    # The fourth look, which does not need the second, would confirm the real twos here.
+    # The fourth look, which does not need the second, would confirm any die here that it
+    # reads surely as a two itself.
     monkeypatch.setattr(learned, "FOURTH_LOOK", False)
     reading = read_dice(image)
     assert reading.dice and all(d.flagged and d.value == 2 for d in reading.dice)
