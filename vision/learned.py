@@ -253,7 +253,6 @@ def read(image: np.ndarray, calibration: Calibration | None
     basis = _shape_basis(image, calibration)
     leaning = _leaning(image, calibration, kept, closer, _flat(calibration, kept, closer, basis))
     out: list[DieRead] = []
-    unsure: list[tuple[int, detect.Candidate]] = []   # dice read as a value, not surely
     for c in kept_cands:
         p = by_id[id(c)]
         x, y, face = c.x, c.y, c.face
@@ -280,11 +279,9 @@ def read(image: np.ndarray, calibration: Calibration | None
             out.append(make_die(None, (x, y), box, float(p[cls]), picture=True))
             continue
         value = int(np.argmax(p[:6])) + 1
-        die = make_die(value, (x, y), box, float(p[value - 1]), cut=_cut_by_edge(image, x, y, face))
-        if die.reason == REASON_LOW:
-            unsure.append((len(out), c))
-        out.append(die)
-    out = _fourth_look(image, out, unsure)
+        out.append(make_die(value, (x, y), box, float(p[value - 1]),
+                            cut=_cut_by_edge(image, x, y, face)))
+    out = _fourth_look(image, out)
     if known:
         out = _remembered(image, out, known)
     if basis is not None:
@@ -674,20 +671,19 @@ def _third_look(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndar
     return probs
 
 
-def _fourth_look(image: np.ndarray, dice: list[DieRead],
-                 unsure: list[tuple[int, detect.Candidate]]) -> list[DieRead]:
-    """``dice`` with each of ``unsure`` (its index there, and its candidate: a die read as
-    a value below the threshold) read surely where the fourth look is sure of that same
-    value (FOURTH_LOOK)."""
+def _fourth_look(image: np.ndarray, dice: list[DieRead]) -> list[DieRead]:
+    """``dice`` with those read as a value unsurely read surely where the fourth look is
+    sure of that same value (FOURTH_LOOK)."""
+    unsure = [(i, d.value) for i, d in enumerate(dice)
+              if d.reason == REASON_LOW and d.value is not None]
     if not (unsure and FOURTH_LOOK and classify.fourth_available()):
         return dice
-    fourth = classify.classify_fourth(image, [(c.x, c.y, c.face) for _, c in unsure])
+    fourth = classify.classify_fourth(image, [(*dice[i].center, dice[i].face) for i, _ in unsure])
     out = list(dice)
-    for (i, _), p in zip(unsure, fourth):
-        die = out[i]
-        if die.value is None or int(np.argmax(p)) != die.value - 1 or p[die.value - 1] < THRESHOLD:
-            continue
-        out[i] = make_die(die.value, die.center, die.box, float(p[die.value - 1]))
+    for (i, value), p in zip(unsure, fourth):
+        if p[value - 1] >= THRESHOLD:   # then also the value it reads most surely
+            d = dice[i]
+            out[i] = make_die(value, d.center, d.box, float(p[value - 1]))
     return out
 
 
