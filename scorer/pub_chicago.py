@@ -290,12 +290,10 @@ class PubChicagoRules(Rules[PubChicagoState]):
             # Three ones in one throw beat everything: nothing is left to throw for.
             turn.chicago = True
             if state.match.variant == "bayrisch":
+                # Out at once, but the others finish the throw round even if one (or
+                # none) is left: the game ends when the round is settled.
                 rnd.chicago_out.append(turn.player)
                 rnd.events.append(chicago_out(state.match, turn.player))
-                if state.finished:
-                    rnd.results.append(Result(turn.player, turn.dice(), True, turn.throws))
-                    self._close_round(state)
-                    return
             self._stop(state, by_itself=True)
         elif turn.throws >= rnd.limit(turn.player):
             self._stop(state, by_itself=True)
@@ -348,10 +346,7 @@ class PubChicagoRules(Rules[PubChicagoState]):
     def _close_round(self, state: PubChicagoState) -> None:
         rnd = state.round
         announcement = rnd.announcement or DEFAULT_ANNOUNCEMENT
-        if state.finished:  # a Chicago left a single player in Bayrisch
-            leader, lines = None, [f"{state.match.loser} is the last one left and loses"]
-        else:
-            leader, lines = settle(state.match, rnd.results, announcement, bool(rnd.chicago_out))
+        leader, lines = settle(state.match, rnd.results, announcement, bool(rnd.chicago_out))
         state.rounds_played += 1
         state.last_round = _round_json(rnd, announcement) | {"outcome": rnd.events + lines}
         if leader is not None:

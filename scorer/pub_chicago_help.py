@@ -56,9 +56,12 @@ BAYRISCH = [
     "Phase 2, reduce: the best of each throw round lays one lid down (it leaves the game); "
     "a player with no lids left is out (safe).",
     "A Chicago takes the thrower out at once with all their lids (they leave the game); the "
-    "others finish the throw round and in phase 1 its worst still takes a lid.",
+    "others finish the throw round, even if only one of them is left, and in phase 1 its "
+    "worst still takes a lid; the game ends when that round does.",
     "Decision: in phase 2 nobody lays a lid down in a round where a Chicago took a thrower "
     "out. Decision: a leader who throws a Chicago still announces.",
+    "Decision: if everyone left in a throw round throws a Chicago, nobody is left and the "
+    "game ends with no loser.",
 ]
 
 TSCHIGG = [

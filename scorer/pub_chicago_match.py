@@ -119,6 +119,8 @@ def settle(match: Match, results: Sequence[Result], announcement: Announcement,
     (None, 'A loses the match', True, 'A')
     """
     live = [r for r in results if r.player in match.playing]
+    if not live:
+        return settle_all_out(match)
     if match.variant == "basis":
         best, worst = best_and_worst(live, announcement)
         return settle_basis(match, best.player, worst.player)
@@ -192,17 +194,33 @@ def take_from_pot(match: Match, player: str) -> str:
 def chicago_out(match: Match, player: str) -> str:
     """Bayrisch: a Chicago takes the thrower out of the game at once, with their lids.
 
-    >>> m = new_match(["A", "B", "C"], {"variant": "bayrisch", "match_length": 3})
+    The game does not end here, even with one player (or none) left: the others finish
+    the throw round and its settling (``settle``) ends the game.
+
+    >>> m = new_match(["A", "B"], {"variant": "bayrisch", "match_length": 3})
     >>> take_from_pot(m, "A"), take_from_pot(m, "A"), m.pot
-    ('A takes a lid from the pot', 'A takes a lid from the pot', 2)
-    >>> chicago_out(m, "A"), m.lids["A"], m.playing, m.lids_in_game
-    ('A throws a Chicago and is out with 2 lids', 0, ['B', 'C'], 2)
+    ('A takes a lid from the pot', 'A takes a lid from the pot', 1)
+    >>> chicago_out(m, "A"), m.lids["A"], m.playing, m.lids_in_game, m.finished
+    ('A throws a Chicago and is out with 2 lids', 0, ['B'], 1, False)
     """
     lids, match.lids[player] = match.lids[player], 0
     match.playing.remove(player)
     match.out_by_chicago.append(player)
-    _check_end(match)
     return f"{player} throws a Chicago and is out with {lids} lid{'' if lids == 1 else 's'}"
+
+
+def settle_all_out(match: Match) -> tuple[str | None, list[str]]:
+    """Bayrisch: everyone still in threw a Chicago and went out, so nobody is left to be
+    worst or best: no lid moves, and the game ends with no loser (decision; the rules
+    are silent).
+
+    >>> m = new_match(["A", "B"], {"variant": "bayrisch", "match_length": 3})
+    >>> _ = chicago_out(m, "A"), chicago_out(m, "B")
+    >>> settle_all_out(m), m.finished, m.loser
+    ((None, ['everyone left threw a Chicago: no lid moves', 'nobody is left']), True, None)
+    """
+    _check_end(match)
+    return None, ["everyone left threw a Chicago: no lid moves", "nobody is left"]
 
 
 def settle_bayrisch(match: Match, best: str, worst: str,

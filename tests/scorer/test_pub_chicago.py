@@ -497,13 +497,64 @@ def test_bayrisch_chicago_in_the_reduce_phase_means_nobody_lays_a_lid_down():
     assert state["round"]["order"] == ["C", "A"]
 
 
-def test_bayrisch_a_chicago_that_leaves_one_player_ends_the_game_at_once():
-    game = game_of(["A", "B"], variant="bayrisch")
-    one_throw_round(game, "100 60 high", "A 2 2 2", "B 5 5 5")     # A 1
-    play(game, "A 1 1 1")                                            # the leader's Chicago
+# A Chicago that leaves one player (or none) in the game does not end it at once: "the
+# others finish the throw round; in phase 1 its worst still takes a lid", and only then
+# is the last player still holding lids the loser. Each row: the rounds before, the throw
+# round with the Chicago (one action a line), then lids, pot, statuses and the loser.
+TWO_PHASE_1 = ["A 2 2 2", "A announces 100 60 high", "B 3 3 3"]            # A 1, pot 2
+TWO_PHASE_2 = TWO_PHASE_1 + ["A 5 5 5", "A announces 100 60 high", "B 2 2 2",  # B 1, pot 1
+                             "B 5 5 5", "B announces 100 60 high", "A 2 2 2"]  # A 2, pot 0
+THREE_PHASE_2 = [                                           # A 2, B 0 (out), C 2, pot 0
+    "A 2 2 2", "A announces 100 60 high", "B 5 5 5", "C 4 4 4",
+    "A 5 5 5", "A announces 100 60 high", "B 4 4 4", "C 2 2 2",
+    "C 5 5 5", "C announces 100 60 high", "A 2 2 2", "B 4 4 4",
+    "A 5 5 5", "A announces 100 60 high", "B 4 4 4", "C 3 3 3"]
+CHICAGO_LEAVES_ONE = [
+    pytest.param(["A", "B"], TWO_PHASE_1,
+                 ["A 3 3 3", "A done", "A announces 100 60 high", "B 1 1 1"],
+                 {"A": 2, "B": 0}, 1, ["loser", "chicago"], "A",
+                 id="phase 1: the last thrower's Chicago, the worst of the rest takes a lid"),
+    pytest.param(["A", "B"], [], ["A 1 1 1", "A announces 100 60 high", "B 2 2 2"],
+                 {"A": 0, "B": 1}, 2, ["chicago", "loser"], "B",
+                 id="phase 1: the leader's Chicago, the other finishes and takes a lid"),
+    pytest.param(["A", "B", "C"], [],
+                 ["A 1 1 1", "A announces 100 60 high", "B 1 1 1", "C 2 2 2"],
+                 {"A": 0, "B": 0, "C": 1}, 3, ["chicago", "chicago", "loser"], "C",
+                 id="phase 1: two Chicagos, the third player finishes and takes a lid"),
+    pytest.param(["A", "B"], TWO_PHASE_2, ["A 1 1 1", "A announces 100 60 high", "B 2 2 2"],
+                 {"A": 0, "B": 1}, 0, ["chicago", "loser"], "B",
+                 id="phase 2: the leader's Chicago, the other finishes, nobody lays down"),
+    pytest.param(["A", "B", "C"], THREE_PHASE_2,
+                 ["C 1 1 1", "C announces 1 6 low", "A 6 6 6"],
+                 {"A": 2, "B": 0, "C": 0}, 0, ["loser", "safe", "chicago"], "A",
+                 id="phase 2: a Chicago beside a player already out"),
+    pytest.param(["A", "B"], TWO_PHASE_1, ["A 1 1 1", "A announces 100 60 high", "B 1 1 1"],
+                 {"A": 0, "B": 0}, 2, ["chicago", "chicago"], None,
+                 id="decision: everyone left throws a Chicago, nobody is left to lose"),
+]
+
+
+@pytest.mark.parametrize("players, before, chicago_round, lids, pot, statuses, loser",
+                         CHICAGO_LEAVES_ONE)
+def test_bayrisch_a_chicago_that_leaves_one_player_still_lets_the_others_finish_the_round(
+        players, before, chicago_round, lids, pot, statuses, loser):
+    game = game_of(players, variant="bayrisch")
+    play(game, *before)
+    rounds = game.state()["rounds_played"]
+    order = game.state()["round"]["order"]
+    for line in chicago_round:
+        assert not game.state()["finished"], f"the game ended before {line!r}"
+        play(game, line)   # refused (IllegalAction) if the engine thinks the game is over
     state = game.state()
-    assert state["finished"] and state["loser"] == "B" and state["next"]["actions"] == [
-        "undo", "correct"]
+    assert state["finished"] and state["loser"] == loser
+    assert scores(game) == lids and state["pot"] == pot
+    assert [p["status"] for p in state["players"]] == statuses
+    assert state["next"]["actions"] == ["undo", "correct"]
+    # The game ended with the throw round, settled: everyone in it has a result.
+    last = state["last_round"]
+    assert state["rounds_played"] == rounds + 1
+    assert [r["player"] for r in last["results"]] == order
+    assert last["outcome"][-1] == (f"{loser} loses" if loser else "nobody is left")
 
 
 def test_bayrisch_a_leader_with_a_chicago_still_announces():
@@ -739,6 +790,7 @@ def test_help_lists_the_options_and_decisions_in_force():
     assert any(line.startswith("Sand") for line in tschigg)
     bayrisch = game_of(variant="bayrisch").state()["help"]
     assert any("nobody lays a lid down" in line for line in bayrisch)
+    assert any("even if only one of them is left" in line for line in bayrisch)
     assert all(line.count("\n") == 0 for line in basis + tschigg + bayrisch)
 
 

@@ -469,10 +469,15 @@ def test_bayrisch_player_without_lids_after_phase_1_is_out():
             "players": ["A", "B", "C"], "actions": lines,
             "expect": {"finished": False, "next": "C", "scores": {"A": 2, "B": 0, "C": 2}}}
     check(game)
-    # r5 C leads C, A (B is out): C Chicago -> out with both lids; A is the last holding
-    # lids and the only one left: the loser. (The engine ends the game at once: finishing
-    # the round could change nothing, as nobody lays a lid down in a Chicago round.)
+    # r5 C leads C, A (B is out): C Chicago -> out with both lids. A is the only one left,
+    # but the others finish the throw round: C still announces and A throws.
     check({**game, "actions": lines + ["C 1 1 1"],
+           "expect": {"finished": False, "next": "C", "actions": ["announce"],
+                      "scores": {"A": 2, "B": 0, "C": 0}}})
+    check({**game, "actions": lines + ["C 1 1 1", "C announces 100 60 high"],
+           "expect": {"finished": False, "next": "A", "scores": {"A": 2, "B": 0, "C": 0}}})
+    # A throws: nobody lays a lid down in a Chicago round; A, the last holding lids, loses.
+    check({**game, "actions": lines + ["C 1 1 1", "C announces 100 60 high", "A 6 6 6"],
            "expect": {"finished": True, "loser": "A", "scores": {"A": 2, "B": 0, "C": 0}}})
 
 
@@ -1181,18 +1186,17 @@ def _model_game(seed):
             if not chicago and throws < (3 if i == 0 else cap) and (i > 0 or rng.random() < 0.5):
                 game.apply({"type": "done", "player": p})
             results.append((p, dice, chicago))
-            if variant == "bayrisch" and chicago:      # out at once, with their lids
-                chicago_out = True
+            if variant == "bayrisch" and chicago:      # out at once, with their lids;
+                chicago_out = True                     # the others finish the round
                 playing.remove(p)
                 lids[p] = 0
-                if len(playing) <= 1:
-                    finished, loser = True, (playing[0] if playing else None)
-                    break
             if i == 0:
                 cap = throws
                 game.apply({"type": "announce", "player": p, **ann})
-        if not finished:
-            live = [r for r in results if r[0] in playing]
+        live = [r for r in results if r[0] in playing]
+        if not live:                                   # everyone left threw a Chicago
+            finished, loser = True, None
+        else:
             if variant == "basis":
                 best, worst = _best_and_worst(live, ann)
                 playing.remove(best)
