@@ -208,8 +208,10 @@ def remembered_photo(known: tuple[KnownDie, ...], folder: Path | str, im: Labell
     image = load_photo(folder, im)
     dice = read_dice(image, calibration).dice
     pairs, _, _ = match(dice, im.dice)
+    # Each photo is one throw, as a family would have confirmed it.
     return known_dice.remember(known, image, [
-        (*dice[i].center, dice[i].face, im.dice[j].value) for i, j in pairs])
+        (*dice[i].center, dice[i].face, im.dice[j].value) for i, j in pairs],
+        [known_dice.source_of(im.file, j) for _, j in pairs])
 
 
 class _Tally:

@@ -2,21 +2,28 @@
 
 Every die a person confirms or corrects on the control page is a die of the family's
 set with its true value. The calibration keeps the crop of each
-(:class:`calibration.KnownDie`). A die the networks read below the threshold is read
-surely after all when it looks very like a remembered die of the value read, and no
-remembered die of another value looks nearly as like it: the dark die with faint red
-pips that the nets never learned well is flagged once or twice, then read.
+(:class:`calibration.KnownDie`), with the throw it was seen in. A die the networks read
+below the threshold is read as a value after all when it looks very like remembered
+dice of that value from two different throws, and no remembered die of another value
+looks nearly as like it: the dark die with faint red pips that the nets never learned
+well is flagged a few times, then read.
 
 "Looks like" is measured on what the second-look network sees in the crop: the
 average of its last feature map (before the layer that names the class), over four
 quarter turns of the crop, as a unit vector; two dice alike have a dot product near 1.
-The memory never overrides the networks: it only confirms the value they already give.
+Two throws, not one, because the memory may name a value the nets did not read first:
+one throw confirmed with a wrong value, or a die of another set that happens to look
+alike while the family's own die of the true value is not yet remembered, must not be
+enough to read a die wrongly and surely (vision/training/README.md, twenty-fourth
+round).
 
 >>> from calibration import KnownDie
 >>> import numpy as np
 >>> grey = np.full((CROP_PX, CROP_PX, 3), 128, np.uint8)
->>> KnownDie(3, grey).value
-3
+>>> KnownDie(3, grey, source_of("throw 7", 0)).source
+'throw 7 die 1'
+>>> throw_of('throw 7 die 1')
+'throw 7'
 """
 from __future__ import annotations
 
@@ -31,13 +38,15 @@ from vision import classify
 from vision.crops import cut
 
 CROP_PX = classify.SECOND_CROP_PX  # the crop a remembered die is kept as (the second look's)
-# Judged on held-out train photos (nets trained without them; the memory made of the
+# Set on held-out train photos (nets trained without them; the memory made of the
 # other train photos' dice with their labels; vision/training/README.md, tenth round):
 # of 20 dice flagged for low confidence, 6 had a remembered die of their value at 0.95
 # or more and 0.06 above any of another value, all read right; the 5 misread ones
 # lay at 0.87-0.95, at most 0.048 above.
 ALIKE = 0.95
 MARGIN = 0.06
+# A remembered value speaks only when dice of it from this many throws look alike.
+THROWS = 2
 # The oldest go first. 600 crops are ~2.6 MB of calibration file and ~2.4 s of features
 # here (4 views each; a Pi 4 takes ~10 s), worked out once per start, in the background
 # (prepare). A family's game of Sum Chicago remembers perhaps 10-20 dice.
@@ -50,6 +59,17 @@ _BATCH = 64
 def crop_of(image: np.ndarray, x: float, y: float, face: float) -> np.ndarray:
     """The crop a die at ``(x, y)`` with a ``face`` px top face is remembered as."""
     return cut(image, x, y, face, out=CROP_PX)
+
+
+def source_of(throw: str, die: int) -> str:
+    """Where a remembered die was seen: its throw, and its place (from 0) among the
+    throw's dice."""
+    return f"{throw} die {die + 1}"
+
+
+def throw_of(source: str) -> str:
+    """The throw a remembered die was seen in (:func:`source_of` read back)."""
+    return source.rsplit(" die ", 1)[0]
 
 
 def remember(known: Sequence[KnownDie], image: np.ndarray,
@@ -103,6 +123,7 @@ class Memory:
         self._by_crop: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._matrix = np.zeros((0, 0), np.float32)
         self._values = np.zeros(0, np.int64)
+        self._throws = np.zeros(0, np.int64)
 
     def use(self, known: tuple[KnownDie, ...], net: cv2.dnn.Net | None = None) -> None:
         """Make ``known`` the remembered dice (their features read by ``net``)."""
@@ -122,37 +143,55 @@ class Memory:
         self._matrix = (np.stack([self._by_crop[id(k.crop)][1] for k in known])
                         if known else np.zeros((0, 0), np.float32))
         self._values = np.array([k.value for k in known], np.int64)
+        # Dice whose throw is unknown count as one throw together: nothing says they
+        # were confirmed apart.
+        throws: dict[str | None, int] = {}
+        self._throws = np.array([throws.setdefault(
+            throw_of(k.source) if k.source is not None else None, len(throws))
+            for k in known], np.int64)
 
-    def confirms(self, known: tuple[KnownDie, ...], crops: np.ndarray,
-                 values: Sequence[int]) -> list[bool]:
-        """For each die in ``crops``, whether the dice ``known`` confirm that it shows
-        the value at the same place in ``values``."""
+    def reads(self, known: tuple[KnownDie, ...], crops: np.ndarray) -> list[int | None]:
+        """For each die in ``crops``, the value the dice ``known`` say it shows, or
+        ``None`` when they say nothing sure."""
         with self._lock:
             self._use(known)
-            matrix, remembered = self._matrix, self._values
-        out = []
-        for alike, value in zip(features(crops) @ matrix.T, values) if len(crops) else ():
-            same = remembered == value
-            if not same.any() or same.all():
-                # With no other value remembered, "unlike the others" means nothing.
-                out.append(False)
-                continue
-            best, other = float(alike[same].max()), float(alike[~same].max())
-            out.append(best >= ALIKE and best - other >= MARGIN)
-        return out
+            matrix, remembered, throws = self._matrix, self._values, self._throws
+        if not len(crops):
+            return []
+        return [_value_of(alike, remembered, throws) for alike in features(crops) @ matrix.T]
+
+
+def _value_of(alike: np.ndarray, remembered: np.ndarray, throws: np.ndarray) -> int | None:
+    """The value the remembered dice (their values and throws) name for a die as like
+    each of them as ``alike`` says, or ``None``.
+
+    >>> _value_of(np.array([0.97, 0.96, 0.80]), np.array([4, 4, 5]), np.array([0, 1, 1]))
+    4
+    >>> _value_of(np.array([0.97, 0.96, 0.80]), np.array([4, 4, 5]), np.array([0, 0, 1]))
+    """
+    best_at = int(np.argmax(alike))
+    value = int(remembered[best_at])
+    same = remembered == value
+    if same.all():
+        return None  # with no other value remembered, "unlike the others" means nothing
+    best, other = float(alike[best_at]), float(alike[~same].max())
+    seen_in = len(set(throws[same & (alike >= ALIKE)].tolist()))
+    if best >= ALIKE and best - other >= MARGIN and seen_in >= THROWS:
+        return value
+    return None
 
 
 _memory = Memory()
 
 
-def confirmed(known: tuple[KnownDie, ...], image: np.ndarray,
-              dice: Sequence[tuple[float, float, float, int]]) -> list[bool]:
-    """For each die ``(x, y, face, value)`` of ``image``, whether the dice ``known``
-    confirm that it shows ``value``."""
+def read(known: tuple[KnownDie, ...], image: np.ndarray,
+         dice: Sequence[tuple[float, float, float]]) -> list[int | None]:
+    """For each die ``(x, y, face)`` of ``image``, the value the dice ``known`` say it
+    shows (:meth:`Memory.reads`), or ``None``."""
     if not known or not dice or not classify.second_available():
-        return [False] * len(dice)
-    crops = np.stack([crop_of(image, x, y, f) for x, y, f, _ in dice])
-    return _memory.confirms(known, crops, [v for *_, v in dice])
+        return [None] * len(dice)
+    crops = np.stack([crop_of(image, x, y, f) for x, y, f in dice])
+    return _memory.reads(known, crops)
 
 
 def prepare(known: tuple[KnownDie, ...]) -> None:

@@ -453,17 +453,15 @@ def _shape_round(basis: ShapeBasis, centres: tuple[tuple[float, float], ...], px
 
 def _remembered(image: np.ndarray, dice: list[DieRead],
                 known: tuple[KnownDie, ...]) -> list[DieRead]:
-    """``dice`` with those read unsurely, that a person confirmed before with the same
-    value (vision.known_dice), read surely: at the threshold."""
-    unsure = [(i, d.value) for i, d in enumerate(dice)
-              if d.reason == REASON_LOW and d.value is not None]
-    sure = known_dice.confirmed(known, image, [(*dice[i].center, dice[i].face, value)
-                                               for i, value in unsure])
+    """``dice`` with those read unsurely that the family's remembered dice name surely
+    (vision.known_dice) read as that value: at the threshold."""
+    unsure = [i for i, d in enumerate(dice) if d.reason == REASON_LOW and d.value is not None]
+    named = known_dice.read(known, image, [(*dice[i].center, dice[i].face) for i in unsure])
     out = list(dice)
-    for (i, _), yes in zip(unsure, sure):
-        if yes:
+    for i, value in zip(unsure, named):
+        if value is not None:
             d = dice[i]
-            out[i] = make_die(d.value, d.center, d.box, THRESHOLD)
+            out[i] = make_die(value, d.center, d.box, THRESHOLD)
     return out
 
 

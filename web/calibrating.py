@@ -221,7 +221,7 @@ class Calibrator:
 
         Raises ``OSError`` when the file cannot be written; then nothing changes.
         """
-        from vision.known_dice import remember
+        from vision.known_dice import remember, source_of
         from vision.reader import face_of
 
         placed = [(i, (float(d["center"][0]), float(d["center"][1]), face_of(d["box"]),
@@ -231,15 +231,17 @@ class Calibrator:
         if not placed:
             return 0
         known = self.calibration.known_dice if self.calibration is not None else ()
-        sources = [_source(throw, i) for i, _ in placed] if throw is not None else None
+        sources = [source_of(throw, i) for i, _ in placed] if throw is not None else None
         # A crop is cut at the die's own size: it says nothing of the frame's geometry.
         self._change(known_dice=remember(known, frame, [p for _, p in placed], sources))
         return len(placed)
 
     def remembers(self, throw: str) -> bool:
         """Whether dice of throw ``throw`` are remembered."""
+        from vision.known_dice import throw_of
+
         known = self.calibration.known_dice if self.calibration is not None else ()
-        return any(k.source is not None and _throw_of(k.source) == throw for k in known)
+        return any(k.source is not None and throw_of(k.source) == throw for k in known)
 
     def relearn(self, throw: str, values: Sequence[Any]) -> bool:
         """A person corrected throw ``throw`` afterwards (its dice now show ``values``, in
@@ -247,10 +249,10 @@ class Calibrator:
         whether anything changed.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes."""
-        from vision.known_dice import relabelled
+        from vision.known_dice import relabelled, source_of
 
         known = self.calibration.known_dice if self.calibration is not None else ()
-        new = relabelled(known, {_source(throw, i): int(v) for i, v in enumerate(values)
+        new = relabelled(known, {source_of(throw, i): int(v) for i, v in enumerate(values)
                                  if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6})
         if new is known:
             return False
@@ -380,16 +382,6 @@ def _without(items: tuple[T, ...], index: int | None, what: str, none: str) -> t
         raise ValueError(f"there is no {what} {index}: "
                          + (f"they are numbered 0 to {len(items) - 1}" if items else none))
     return items[:index] + items[index + 1:]
-
-
-def _source(throw: str, die: int) -> str:
-    """Where a remembered die was seen: its throw, and its place among the throw's dice."""
-    return f"{throw} die {die + 1}"
-
-
-def _throw_of(source: str) -> str:
-    """The throw a remembered die was seen in (:func:`_source` read back)."""
-    return source.rsplit(" die ", 1)[0]
 
 
 def check_tray(points: Any, image_size: tuple[int, int]) -> tuple[tuple[float, float], ...]:

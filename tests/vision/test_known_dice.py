@@ -1,11 +1,11 @@
-"""Dice a person confirmed are read surely the next time, and the memory never reads a
-die as a value the networks do not give it.
+"""Dice a person confirmed in two throws are read surely the next time; one throw, or
+throws that disagree, are not enough.
 
-Two byler-d6 train photos show the same blue die with red pips: the reader's first two
-looks are unsure of it (a two at 0.63) in one; the other photo's dice, named by their
-labels, are what a family would have confirmed on the control page the throw before.
-The third look, trained on these photos, reads it surely, so the memory is tried here
-with the first two looks alone, as a die the nets never saw would be read.
+Three byler-d6 train photos show the same blue die with red pips: the reader's first two
+looks are unsure of it (a two at 0.63) in one; the other two photos' dice, named by
+their labels, are what a family would have confirmed on the control page in two throws
+before. The third look, trained on these photos, reads it surely, so the memory is tried
+here with the first two looks alone, as a die the nets never saw would be read.
 """
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ def _two_looks(monkeypatch: pytest.MonkeyPatch) -> None:
 
 UNSURE_PHOTO = "IMG_20191208_111246.jpg"  # the blue two, read at 0.63
 BEFORE_PHOTO = "IMG_20191208_111710.jpg"  # the same die, and 13 others
+AGAIN_PHOTO = "IMG_20191208_112332.jpg"  # the same die again, with other dice
 
 
 def _photo(datasets: Path, name: str) -> np.ndarray:
@@ -40,10 +41,19 @@ def _photo(datasets: Path, name: str) -> np.ndarray:
     return image
 
 
-def _confirmed(datasets: Path, name: str) -> tuple[KnownDie, ...]:
-    """The dice of photo ``name`` as a person confirmed them: the values of its labels."""
-    labels = next(im for im in load_labels(datasets / "byler-d6") if im.file == name)
-    return remembered_photo((), datasets / "byler-d6", labels)
+def _confirmed(datasets: Path, *names: str) -> tuple[KnownDie, ...]:
+    """The dice of the photos ``names`` as a person confirmed them, a throw each: the
+    values of their labels."""
+    known: tuple[KnownDie, ...] = ()
+    for name in names:
+        labels = next(im for im in load_labels(datasets / "byler-d6") if im.file == name)
+        known = remembered_photo(known, datasets / "byler-d6", labels)
+    return known
+
+
+def _as_read(known: tuple[KnownDie, ...], image: np.ndarray, i: int) -> tuple[int | None, bool]:
+    die = read_dice(image, Calibration(known_dice=known)).dice[i]
+    return die.value, die.flagged
 
 
 def _unsure_two(datasets: Path) -> tuple[np.ndarray, int]:
@@ -54,11 +64,11 @@ def _unsure_two(datasets: Path) -> tuple[np.ndarray, int]:
     return image, unsure[0]
 
 
-def test_a_die_confirmed_before_is_read_surely(datasets: Path) -> None:
+def test_a_die_confirmed_in_two_throws_is_read_surely(datasets: Path) -> None:
     image, i = _unsure_two(datasets)
     before = read_dice(image).dice
-    known = _confirmed(datasets, BEFORE_PHOTO)
-    assert len(known) == 14
+    known = _confirmed(datasets, BEFORE_PHOTO, AGAIN_PHOTO)
+    assert len({known_dice.throw_of(k.source or "") for k in known}) == 2
 
     after = read_dice(image, Calibration(known_dice=known)).dice
     assert (after[i].value, after[i].flagged, after[i].confidence) == (2, False, THRESHOLD)
@@ -67,23 +77,45 @@ def test_a_die_confirmed_before_is_read_surely(datasets: Path) -> None:
         [(d.value, d.flagged) for k, d in enumerate(before) if k != i]
 
 
-def test_the_memory_never_gives_a_value_the_nets_do_not(datasets: Path) -> None:
+def test_one_throw_is_not_enough(datasets: Path) -> None:
     image, i = _unsure_two(datasets)
-    known = _confirmed(datasets, BEFORE_PHOTO)
-    # A person named that die (and every two) a three by mistake: the reader still reads
-    # a two, and still asks.
-    wrong = tuple(dataclasses.replace(k, value=3) if k.value == 2 else k for k in known)
-    die = read_dice(image, Calibration(known_dice=wrong)).dice[i]
-    assert (die.value, die.flagged) == (2, True)
+    # The photo before holds the die most like it (0.98): one throw still asks.
+    assert _as_read(_confirmed(datasets, BEFORE_PHOTO), image, i) == (2, True)
+    # Dice whose throw is unknown count as one throw, however many there are.
+    unplaced = tuple(dataclasses.replace(k, source=None)
+                     for k in _confirmed(datasets, BEFORE_PHOTO, AGAIN_PHOTO))
+    assert _as_read(unplaced, image, i) == (2, True)
+
+
+def test_throws_that_disagree_say_nothing(datasets: Path) -> None:
+    image, i = _unsure_two(datasets)
+    # A person named the twos threes in the first throw by mistake, and twos in the
+    # second: the die is as like a remembered three as a two, so the reader still asks.
+    first = tuple(dataclasses.replace(k, value=3) if k.value == 2 else k
+                  for k in _confirmed(datasets, BEFORE_PHOTO))
+    known = first + _confirmed(datasets, AGAIN_PHOTO)
+    assert _as_read(known, image, i) == (2, True)
     # Dice of one value only say nothing about what is unlike them.
-    twos = tuple(k for k in known if k.value == 2)
-    assert twos
-    assert read_dice(image, Calibration(known_dice=twos)).dice[i].flagged
+    twos = tuple(k for k in _confirmed(datasets, BEFORE_PHOTO, AGAIN_PHOTO) if k.value == 2)
+    assert len(twos) > 2
+    assert _as_read(twos, image, i) == (2, True)
+
+
+def test_two_throws_name_the_value_even_against_the_nets(datasets: Path) -> None:
+    # The nets' unsure value is not the last word: a set the nets never saw is read by
+    # what the family confirmed. (So two throws named wrongly would be read wrongly:
+    # vision/training/README.md, twenty-fourth round, measures how rarely that comes
+    # about.)
+    image, i = _unsure_two(datasets)
+    fives = tuple(dataclasses.replace(k, value=5) if k.value == 2 else k
+                  for k in _confirmed(datasets, BEFORE_PHOTO, AGAIN_PHOTO))
+    assert _as_read(fives, image, i) == (5, False)
 
 
 def test_remembered_dice_survive_the_calibration_file(datasets: Path, tmp_path: Path) -> None:
     image, i = _unsure_two(datasets)
-    save_calibration(Calibration(known_dice=_confirmed(datasets, BEFORE_PHOTO)), tmp_path / "c.json")
+    save_calibration(Calibration(known_dice=_confirmed(datasets, BEFORE_PHOTO, AGAIN_PHOTO)),
+                     tmp_path / "c.json")
     loaded = load_calibration(tmp_path / "c.json")
     assert not read_dice(image, loaded).dice[i].flagged
 
@@ -102,7 +134,7 @@ def test_the_check_split_is_never_remembered(datasets: Path) -> None:
 
 
 def test_a_table_works_out_the_remembered_dice_before_the_first_throw(datasets: Path) -> None:
-    known = _confirmed(datasets, BEFORE_PHOTO)
+    known = _confirmed(datasets, BEFORE_PHOTO, AGAIN_PHOTO)
     known_dice.prepare(known)   # as a table's calibrator does, in a thread of its own
     image, i = _unsure_two(datasets)
     net_runs = []
