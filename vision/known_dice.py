@@ -167,7 +167,8 @@ def _value_of(alike: np.ndarray, remembered: np.ndarray, throws: np.ndarray) -> 
 
     >>> _value_of(np.array([0.97, 0.96, 0.80]), np.array([4, 4, 5]), np.array([0, 1, 1]))
     4
-    >>> _value_of(np.array([0.97, 0.96, 0.80]), np.array([4, 4, 5]), np.array([0, 0, 1]))
+    >>> _value_of(np.array([0.97, 0.96, 0.80]), np.array([4, 4, 5]), np.array([0, 0, 1])) is None
+    True
     """
     best_at = int(np.argmax(alike))
     value = int(remembered[best_at])
