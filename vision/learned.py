@@ -451,11 +451,18 @@ def _shape_round(basis: ShapeBasis, centres: tuple[tuple[float, float], ...], px
     return shape, x0, y0
 
 
+def _unsure(dice: list[DieRead]) -> list[tuple[int, int]]:
+    """Where in ``dice`` are those read as a value, but below the threshold, and that
+    value: the dice the fourth look and the remembered dice may read surely."""
+    return [(i, d.value) for i, d in enumerate(dice)
+            if d.reason == REASON_LOW and d.value is not None]
+
+
 def _remembered(image: np.ndarray, dice: list[DieRead],
                 known: tuple[KnownDie, ...]) -> list[DieRead]:
     """``dice`` with those read unsurely that the family's remembered dice name surely
     (vision.known_dice) read as that value: at the threshold."""
-    unsure = [i for i, d in enumerate(dice) if d.reason == REASON_LOW and d.value is not None]
+    unsure = [i for i, _ in _unsure(dice)]
     named = known_dice.read(known, image, [(*dice[i].center, dice[i].face) for i in unsure])
     out = list(dice)
     for i, value in zip(unsure, named):
@@ -672,8 +679,7 @@ def _third_look(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndar
 def _fourth_look(image: np.ndarray, dice: list[DieRead]) -> list[DieRead]:
     """``dice`` with those read as a value unsurely read surely where the fourth look is
     sure of that same value (FOURTH_LOOK)."""
-    unsure = [(i, d.value) for i, d in enumerate(dice)
-              if d.reason == REASON_LOW and d.value is not None]
+    unsure = _unsure(dice)
     if not (unsure and FOURTH_LOOK and classify.fourth_available()):
         return dice
     fourth = classify.classify_fourth(image, [(*dice[i].center, dice[i].face) for i, _ in unsure])
