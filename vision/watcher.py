@@ -252,6 +252,13 @@ class RollWatcher:
             small = thumbnail(frame_view if frame_view.size else frame, cfg.width)
         else:
             small = thumbnail(frame, cfg.width)
+        if self._prev is not None and small[0].shape != self._prev[0].shape:
+            # A picture of another shape (a replayed photo of another size, a camera
+            # restarted at another resolution) cannot be compared with the last ones: it
+            # becomes the reference, as after reset(), and the frames are still counted.
+            index = self.frame_index
+            self.reset()
+            self.frame_index = index
         if self._prev is None or self._anchor is None or self._scene is None:
             # The first picture is the reference: whatever lies there is not a new roll.
             self._prev = self._anchor = self._scene = small

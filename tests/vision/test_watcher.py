@@ -362,3 +362,19 @@ def test_the_examples_in_the_watcher_docstrings_hold() -> None:
 
     result = doctest.testmod(watcher)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_a_picture_of_another_shape_becomes_the_new_reference() -> None:
+    """A replayed folder mixes landscape and square photos, or a camera restarts at another
+    resolution: the watcher must go on watching, not fail on every later frame."""
+    tray = SimulatedTray(seed=20, size=SIZE, dice=2)
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 2))
+    tray.roll([2, 4])
+    assert len(settled(run(watcher, stream(tray, 35)))) == 1
+    square = [f[:, 80:560] for f in stream(tray, 10)]   # 480×480: another aspect
+    assert run(watcher, square) == []                      # a new view, not a roll
+    tray.roll([3, 5])
+    events = settled(run(watcher, (f[:, 80:560] for f in stream(tray, 35))))
+    assert len(events) == 1 and values(events[0]) == [3, 5]
+    assert events[0].frame_index > 45, "the frames are still counted from the first"
