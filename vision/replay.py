@@ -8,6 +8,7 @@ the last frame stays, as a camera over a still tray would keep showing it.
 """
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +22,8 @@ __all__ = ["IMAGE_SUFFIXES", "Replay", "ReplayUnavailable"]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 """Files of a folder that are played as photos, in name order."""
+
+log = logging.getLogger(__name__)
 
 
 class ReplayUnavailable(ValueError):
@@ -48,7 +51,10 @@ class Replay:
         if not self.path.exists():
             raise ReplayUnavailable(f"{path}: no such file or folder")
         if self.path.is_dir():
-            photos = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            # By content too: a Mac leaves a "._" file beside each photo it copies to a
+            # USB stick, named like the photo.
+            photos = sorted(p for p in self.path.iterdir()
+                            if p.suffix.lower() in IMAGE_SUFFIXES and cv2.haveImageReader(str(p)))
             if not photos:
                 raise ReplayUnavailable(
                     f"{path}: no photos in this folder ({', '.join(IMAGE_SUFFIXES)})")
@@ -81,7 +87,12 @@ class Replay:
     @staticmethod
     def _photos(paths: list[Path], repeat: int) -> Iterator[np.ndarray]:
         for p in paths:
-            frame = _imread(p)
+            frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            if frame is None:
+                # A photo half copied (its header is right, the rest is not): one bad
+                # file must not stop the replay of the others.
+                log.warning("replay: %s is not a photo OpenCV can read; skipped", p)
+                continue
             for _ in range(repeat):
                 yield frame
 

@@ -381,6 +381,27 @@ def test_replay_of_a_folder_holds_each_photo_then_keeps_the_last(tmp_path: Path)
     assert levels == [40] * 45 + [120] * 45 + [120] * 5  # 3 s at 15 fps each, name order
 
 
+def test_replay_of_a_folder_skips_a_file_it_cannot_read(tmp_path: Path) -> None:
+    """A Mac leaves a "._" file beside each photo it copies to a USB stick, and a photo can
+    be half copied: one such file must not stop the replay of the others."""
+    _photo(tmp_path / "a.png", 40)
+    (tmp_path / "._a.png").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
+    _photo(tmp_path / "b.png", 120)
+    (tmp_path / "c.png").write_bytes((tmp_path / "b.png").read_bytes()[:20])  # half copied
+    _photo(tmp_path / "d.png", 200)
+    cam = open_camera(str(tmp_path))
+    assert isinstance(cam, Replay)
+    cam.realtime = False
+    levels = [int(cam.read()[0, 0, 0]) for _ in range(3 * 45 + 2)]
+    assert levels == [40] * 45 + [120] * 45 + [200] * 47
+
+
+def test_replay_of_a_folder_with_no_photo_it_can_read_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "._tray.jpg").write_bytes(b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ")
+    with pytest.raises(CameraUnavailable, match="no photos in this folder"):
+        open_camera(str(tmp_path))
+
+
 def test_replay_of_a_video_plays_its_frames_then_keeps_the_last(tmp_path: Path) -> None:
     path = str(tmp_path / "tray.avi")
     out = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
