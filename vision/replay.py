@@ -115,7 +115,8 @@ class Replay:
         frame = next(self._frames, None)
         if frame is None:  # the recording ended: the tray stays as it was last seen
             if self._last is None:
-                raise SourceClosed(f"{self.path} holds no frames")
+                # Not SourceClosed: that is a clean stop, and the reason would be lost.
+                raise ReplayUnavailable(f"{self.path} holds no frames")
             return self._last
         if frame.ndim == 2:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)

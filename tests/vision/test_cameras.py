@@ -414,6 +414,20 @@ def test_replay_of_a_video_plays_its_frames_then_keeps_the_last(tmp_path: Path) 
     assert [round(v / 10) * 10 for v in levels] == [30, 90, 150, 210, 210, 210]
 
 
+def test_replay_of_a_video_with_no_frames_stops_the_camera_with_a_reason(tmp_path: Path) -> None:
+    """A recording that was never finished opens but holds no frame: the control page must
+    say so, not only that the camera stopped."""
+    path = tmp_path / "tray.avi"
+    cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48)).release()
+    cam = Replay(path, realtime=False)
+    thread = CameraThread(cam).start()
+    deadline = time.monotonic() + 5
+    while thread.running and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not thread.running and thread.latest.closed
+    assert thread.error is not None and "holds no frames" in str(thread.error)
+
+
 def test_replay_in_real_time_keeps_the_frame_rate(tmp_path: Path) -> None:
     cam = Replay(_photo(tmp_path / "tray.jpg", 80), fps=50)
     start = time.monotonic()
