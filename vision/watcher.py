@@ -87,6 +87,11 @@ def _same_places(new: Any, old: Any) -> bool:
     return True
 
 
+def _same_dice(new: Any, old: Any | None) -> bool:
+    """Whether ``new`` shows the dice of ``old``, each with its face, where it lay."""
+    return old is not None and _values(new) == _values(old) and _same_places(new, old)
+
+
 def _is_empty(reading: Any) -> bool:
     """A reading that found no dice at all."""
     dice = getattr(reading, "dice", None)
@@ -194,6 +199,9 @@ class RollWatcher:
         """The reading of the last settled event."""
         self.last_motion: float = 0.0
         """Changed fraction of the thumbnail in the last frame (for display and tuning)."""
+        self._covered: Any | None = None
+        """The reading before a settle reported with something still in view: those dice
+        showing again once it has gone are not a new roll."""
         self.reset()
 
     def watch_region(self, region: tuple[int, int, int, int] | None) -> None:
@@ -314,6 +322,11 @@ class RollWatcher:
         same_values = reading is not None and self.last_reading is not None and (
             _values(reading) == _values(self.last_reading)
         )
+        if reading is not None and _same_dice(reading, self._covered):
+            # A hand (or anything) sat over the dice for so long that what it left in view
+            # was reported; now it has gone and the dice lie as before: already scored.
+            self._scene, self.last_reading, self._covered = small, reading, None
+            return []
         if changed <= cfg.scene_fraction or waited >= cfg.obstructed_frames:
             # The scene is as it was (a hand came and went), or something has sat in view
             # for long: only a change in the read values makes it a new roll.
@@ -328,6 +341,7 @@ class RollWatcher:
             # nudged them. Take the new picture as the reference, but it is no new roll.
             self._scene, self.last_reading = small, reading
             return []
+        self._covered = self.last_reading if waited >= cfg.obstructed_frames else None
         self._scene = small
         self.last_reading = reading
         return [WatchEvent("settled", self.frame_index, reading)]

@@ -378,3 +378,31 @@ def test_a_picture_of_another_shape_becomes_the_new_reference() -> None:
     events = settled(run(watcher, (f[:, 80:560] for f in stream(tray, 35))))
     assert len(events) == 1 and values(events[0]) == [3, 5]
     assert events[0].frame_index > 45, "the frames are still counted from the first"
+
+
+class HiddenDiceReader(TruthReader):
+    """Like the real reader: a die under a hand is not seen (it reads no die in the hand)."""
+
+    def __call__(self, frame: np.ndarray) -> FakeReading:
+        reading = super().__call__(frame)
+        skin = cv2.inRange(frame, (100, 140, 190), (140, 180, 235))
+        return FakeReading(tuple(d for d in reading.dice
+                                 if not skin[int(d.center[1]), int(d.center[0])]))
+
+
+def test_a_hand_resting_over_the_dice_for_long_does_not_count_the_throw_again() -> None:
+    """Someone points at a die and keeps a hand over it longer than the watcher waits on a
+    hand: when it leaves, the dice lie as they did, and that throw was already scored."""
+    tray = SimulatedTray(seed=6, size=SIZE, dice=3)
+    watcher = RollWatcher(HiddenDiceReader(tray))
+    run(watcher, stream(tray, 2))
+    tray.roll([2, 4, 6])
+    assert len(settled(run(watcher, stream(tray, 35)))) == 1
+    hold = watcher.settings.obstructed_frames + 30
+    events = run(watcher, hand_pass(tray, tray.truth[0].center, hold=hold) + list(stream(tray, 60)))
+    assert [values(e) for e in settled(events) if values(e) == [2, 4, 6]] == [], \
+        "the throw was reported again after the hand left"
+    # And the next throw, even with the same values, is one.
+    tray.roll([2, 4, 6])
+    again = settled(run(watcher, stream(tray, 35)))
+    assert len(again) == 1 and values(again[0]) == [2, 4, 6]
