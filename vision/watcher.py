@@ -331,6 +331,12 @@ class RollWatcher:
             # The scene is as it was (a hand came and went), or something has sat in view
             # for long: only a change in the read values makes it a new roll.
             if reading is None or self.last_reading is None or same_values:
+                if waited >= cfg.obstructed_frames and self.last_reading is None:
+                    # Nothing was read before to compare with (an arm was in the first
+                    # picture): take the tray as it is now for the scene, or every later
+                    # throw is measured against a picture that never comes back, and
+                    # waited on as a hand and dropped.
+                    self._scene = small
                 return []
         elif _is_empty(reading):
             # An empty tray: the dice were picked up for the next throw. Nothing to score.

@@ -406,3 +406,20 @@ def test_a_hand_resting_over_the_dice_for_long_does_not_count_the_throw_again() 
     tray.roll([2, 4, 6])
     again = settled(run(watcher, stream(tray, 35)))
     assert len(again) == 1 and values(again[0]) == [2, 4, 6]
+
+
+def test_an_arm_in_the_tray_when_the_watching_starts_does_not_blind_it_for_good() -> None:
+    """The first picture is the reference. If an arm was in it (the family setting up as
+    the appliance starts), the tray without the arm looks like a hand to every later
+    settle: the watcher may wait, but it must take the tray as it is in the end, and see
+    the throws after that."""
+    tray = SimulatedTray(seed=6, size=SIZE, dice=3)
+    watcher = RollWatcher(TruthReader(tray))
+    w, h = SIZE
+    leaving = hand_pass(tray, (w // 2, h // 2), hold=0)[2:]   # in view at the start, then gone
+    run(watcher, leaving + list(stream(tray, watcher.settings.obstructed_frames + 15)))
+    for throw in ([1, 3, 5], [2, 2, 6]):
+        tray.roll(throw)
+        events = settled(run(watcher, stream(tray, 35)))
+        assert len(events) == 1 and values(events[0]) == sorted(throw)
+        assert tray.settled_at is not None and events[0].frame_index <= tray.settled_at + 3
