@@ -204,7 +204,10 @@ def detect_coarse(image: np.ndarray, calibration: Calibration | None = None, *,
     the smaller ones better."""
     x0, y0, x1, y1 = _bounds(image, calibration)
     scale = LONG_SIDE / 2 / max(x1 - x0, y1 - y0)
-    small = _shrink(image[y0:y1, x0:x1], round((x1 - x0) * scale), round((y1 - y0) * scale))
+    # At least a pixel: a strip of a photo (a few pixels by thousands) would round its
+    # short side to nothing, which OpenCV cannot resize to; the loop below then stops.
+    small = _shrink(image[y0:y1, x0:x1], max(1, round((x1 - x0) * scale)),
+                    max(1, round((y1 - y0) * scale)))
     out: list[Candidate] = []
     for _ in range(COARSE_PASSES):
         h, w = small.shape[:2]
@@ -227,7 +230,7 @@ def detect_fine(image: np.ndarray, calibration: Calibration | None = None, *,
     scale = min(1.0, 2 * LONG_SIDE / max(x1 - x0, y1 - y0))
     if scale < 1.5 * usual:
         return []
-    w, h = round((x1 - x0) * scale), round((y1 - y0) * scale)
+    w, h = max(1, round((x1 - x0) * scale)), max(1, round((y1 - y0) * scale))  # as above
     small = _shrink(image[y0:y1, x0:x1], w, h)
     out = [c for c in _peaks(small, x0, y0, w / (x1 - x0), h / (y1 - y0), 0.0)
            if c.face * usual < FINE_MAX_FACE]

@@ -76,6 +76,17 @@ def test_read_prints_one_json_line_per_image(tmp_path: Path, capsys: Any) -> Non
     assert data["file"] == path and isinstance(data["dice"], list) and "ms" in data
 
 
+@pytest.mark.parametrize("height,width", [(1, 2000), (2000, 4), (3, 1000)])
+def test_read_of_a_strip_of_a_photo_reads_no_dice(tmp_path: Path, capsys: Any, height: int,
+                                                  width: int) -> None:
+    # A strip a few pixels high (a crop gone wrong) once shrank to nothing in the close-up
+    # pass, and OpenCV's resize failed with a traceback.
+    path = str(tmp_path / "strip.png")
+    cv2.imwrite(path, np.full((height, width, 3), 128, np.uint8))
+    assert main(["read", path, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["dice"] == []
+
+
 def test_serve_refuses_a_camera_it_cannot_open(tmp_path: Path, capsys: Any) -> None:
     assert main(["serve", "--camera", "usb:7", "--data", str(tmp_path)]) == 2
     assert "usb:7" in capsys.readouterr().err
