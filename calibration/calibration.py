@@ -119,8 +119,11 @@ class Calibration:
             return 0, 0, width, height
         xs = [p[0] for p in self.tray]
         ys = [p[1] for p in self.tray]
-        x0 = max(0, int(np.floor(min(xs))))
-        y0 = max(0, int(np.floor(min(ys))))
+        # Kept inside the frame even for an outline wholly beyond it (one written for a
+        # bigger camera): a box off the frame is no pixels at all, which the reader
+        # cannot cut; a pixel at the edge it can, and finds nothing in the tray there.
+        x0 = min(max(0, int(np.floor(min(xs)))), width - 1)
+        y0 = min(max(0, int(np.floor(min(ys)))), height - 1)
         x1 = min(width, int(np.ceil(max(xs))))
         y1 = min(height, int(np.ceil(max(ys))))
         return x0, y0, max(x0 + 1, x1), max(y0 + 1, y1)

@@ -177,3 +177,14 @@ def test_the_reader_scales_a_calibration_made_at_another_resolution() -> None:
     reading = read_dice(frame, small)
     assert len(reading.dice) == len(truth)
     assert reading.to_json()["dice"] == read_dice(frame, native).to_json()["dice"]
+
+
+def test_a_tray_beyond_the_frame_reads_nothing_rather_than_failing() -> None:
+    """A hand-written outline for a bigger camera (no image_size given) lies wholly to the
+    right of or below a smaller photo: nothing of the tray is in it, so no die is read;
+    the reader once cut an empty region and OpenCV failed on it."""
+    from vision.reader import read_dice
+
+    cal = Calibration.from_rect(700, 500, 1200, 900)
+    assert cal.tray_bounds(640, 480) == (639, 479, 640, 480)
+    assert read_dice(np.full((480, 640, 3), 90, np.uint8), cal).dice == ()
