@@ -24,7 +24,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.classify import SECOND_CROP_PX
+
 FORMAT_VERSION = 1
+KNOWN_CROP_PX = SECOND_CROP_PX  # the side of a remembered die's crop (vision.known_dice)
 
 
 class CalibrationError(ValueError):
@@ -59,8 +62,12 @@ class KnownDie:
     def __post_init__(self) -> None:
         if not 1 <= int(self.value) <= 6:
             raise ValueError(f"known die value must be 1-6, not {self.value!r}")
-        if self.crop.ndim != 3 or self.crop.shape[2] != 3 or self.crop.shape[0] != self.crop.shape[1]:
-            raise ValueError("known die crop must be a square BGR image")
+        # The reader compares crops it cuts at this size, stacked together: a crop of
+        # another size (a hand-edited file) would fail its network on the first unsure die.
+        if self.crop.ndim != 3 or self.crop.shape[2] != 3 or self.crop.shape[:2] != (
+                KNOWN_CROP_PX, KNOWN_CROP_PX):
+            raise ValueError(f"known die crop must be a {KNOWN_CROP_PX}x{KNOWN_CROP_PX} BGR "
+                             f"image, not {'x'.join(map(str, self.crop.shape[1::-1]))}")
 
 
 @dataclass(frozen=True, eq=False)

@@ -21,6 +21,10 @@ from calibration import (
 
 # A small die crop as the file holds it (base64 PNG).
 _CROP = base64.b64encode(cv2.imencode(".png", np.zeros((40, 40, 3), np.uint8))[1].tobytes()).decode()
+# Crops of other sizes: the reader cut each remembered die at 40 px; others once crashed
+# it (a 1 px crop in its network, two sizes in one stack) on the first unsure die.
+_TINY = base64.b64encode(cv2.imencode(".png", np.zeros((1, 1, 3), np.uint8))[1].tobytes()).decode()
+_BIG = base64.b64encode(cv2.imencode(".png", np.zeros((41, 41, 3), np.uint8))[1].tobytes()).decode()
 
 
 def _full() -> Calibration:
@@ -93,6 +97,10 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "known_dice": [{"value": 7, "crop": "%s"}]}' % _CROP,
          "known die value must be 1-6"),
         ('{"version": 1, "known_dice": [{"value": 2, "crop": "@@@"}]}', "known_dice.crop"),
+        ('{"version": 1, "known_dice": [{"value": 2, "crop": "%s"}]}' % _TINY,
+         "known die crop must be a 40x40 BGR image, not 1x1"),
+        ('{"version": 1, "known_dice": [{"value": 2, "crop": "%s"}, {"value": 3, "crop": "%s"}]}'
+         % (_CROP, _BIG), "known die crop must be a 40x40 BGR image, not 41x41"),
         # Each of these loaded once, and then the reader found nothing in any frame, or
         # failed on every one.
         ('{"version": 1, "die_size_px": Infinity}', "die_size_px: expected a finite number"),
