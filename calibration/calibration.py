@@ -102,6 +102,9 @@ class Calibration:
             if abs(float(cv2.contourArea(np.asarray(self.tray, np.float32)))) < 1.0:
                 raise ValueError(f"tray polygon {self.tray!r} encloses no area: its points "
                                  "go round the tray in order")
+            if crosses_itself(self.tray):
+                raise ValueError(f"tray polygon {self.tray!r} crosses itself: its points "
+                                 "go round the tray in order")
         if self.die_size_px is not None and not (self.die_size_px > 0 and np.isfinite(self.die_size_px)):
             raise ValueError(f"die_size_px must be a positive number, not {self.die_size_px!r}")
         if self.image_size is not None and not all(int(v) >= 1 for v in self.image_size):
@@ -255,6 +258,34 @@ class Calibration:
             ),
             known_dice=known,
         )
+
+
+def crosses_itself(points: Sequence[tuple[float, float]]) -> bool:
+    """Whether two sides of the outline through ``points`` (closed) cross each other.
+
+    Corners taken out of order (the two top ones, then the bottom ones left to right)
+    make a bow tie: whatever lies in the middle of the tray is then outside it, and the
+    reader would ignore the dice there without a word. Sides that only touch do not
+    count, so a corner tapped twice is no crossing.
+
+    >>> crosses_itself([(0, 0), (10, 0), (10, 10), (0, 10)])
+    False
+    >>> crosses_itself([(0, 0), (10, 10), (10, 0), (0, 8)])
+    True
+    """
+    sides = [(points[i], points[(i + 1) % len(points)]) for i in range(len(points))]
+    return any(_cross(*sides[i], *sides[j])
+               for i in range(len(sides)) for j in range(i + 2, len(sides))
+               if not (i == 0 and j == len(sides) - 1))
+
+
+def _cross(a: tuple[float, float], b: tuple[float, float],
+           c: tuple[float, float], d: tuple[float, float]) -> bool:
+    """Whether segments ``ab`` and ``cd`` cross at a point inside both."""
+    def turn(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    return (turn(a, b, c) * turn(a, b, d) < 0) and (turn(c, d, a) * turn(c, d, b) < 0)
 
 
 def _num(value: Any, name: str) -> float:

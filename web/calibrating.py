@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration, save_calibration
+from calibration.calibration import crosses_itself
 from calibration.die_size import DieSizeEvidence, SizeCheck
 
 log = logging.getLogger("dicetray.calibration")
@@ -410,4 +411,6 @@ def check_tray(points: Any, image_size: tuple[int, int]) -> tuple[tuple[float, f
     if abs(float(cv2.contourArea(corners))) < 0.01 * w * h:
         raise ValueError("the corners enclose almost nothing (under 1 % of the picture): "
                          "tap them in order round the tray")
+    if crosses_itself(points):
+        raise ValueError("the outline crosses itself: tap the corners in order round the tray")
     return tuple((float(x), float(y)) for x, y in points)

@@ -107,6 +107,7 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "die_size_px": NaN}', "die_size_px: expected a finite number"),
         ('{"version": 1, "tray": [[0, 0], [NaN, 0], [10, 10]]}', "tray: expected a finite number"),
         ('{"version": 1, "tray": [[5, 5], [5, 5], [5, 5]]}', "encloses no area"),
+        ('{"version": 1, "tray": [[0, 0], [600, 400], [600, 0], [0, 300]]}', "crosses itself"),
         ('{"version": 1, "tray": [[0, 0], [10, 0], [10]]}', "tray point 3: expected a list of 2 numbers"),
         ('{"version": 1, "tray": "all of it"}', "tray: expected a list of [x, y] points"),
         ('{"version": 1, "image_size": [0, 0]}', "image_size must be a width and height"),

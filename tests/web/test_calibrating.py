@@ -339,6 +339,9 @@ def test_a_tray_outline_marked_on_the_picture_is_kept_and_used(
         ([[1, 1], [7, 1], ["7", 7]], "a list of [x, y] corners"),
         ("all of it", "a list of [x, y] corners"),
         ([[1, 1], [4, 4], [7, 7]], "enclose almost nothing"),
+        # The top corners, then the bottom ones left to right: a bow tie whose middle,
+        # where most dice land, would lie outside the tray.
+        ([[1, 1], [7, 7], [7, 1], [1, 5]], "the outline crosses itself"),
     ],
 )
 def test_a_bad_tray_outline_is_refused_and_changes_nothing(
