@@ -59,6 +59,8 @@ def load_labels(folder: Path | str) -> list[LabelledImage]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
         raise ValueError(f"{path}: cannot read labels ({exc})") from exc
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: cannot read labels (not UTF-8 text)") from None
     if not isinstance(data, dict) or not isinstance(data.get("images"), list):
         raise ValueError(f"{path}: no \"images\" list")
     return [_labelled_image(path, n, entry) for n, entry in enumerate(data["images"])]
@@ -105,6 +107,8 @@ def split_files(folder: Path | str, split: str) -> set[str] | None:
         return {str(n) for n in names}
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise ValueError(f"{path}: cannot read split ({exc})") from exc
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: cannot read split (not UTF-8 text)") from None
 
 
 def has_split(folder: Path | str) -> bool:

@@ -169,3 +169,11 @@ def test_a_photo_the_labels_list_but_the_folder_lacks_is_named(folder: Path) -> 
     (folder / "b.png").unlink()
     with pytest.raises(ValueError, match=r"b.png: no such photo \(labels.json lists it\)"):
         ev.evaluate([folder])
+
+
+@pytest.mark.parametrize("name", ["labels.json", "split.json"])
+def test_a_label_file_that_is_not_utf8_is_named(folder: Path, name: str) -> None:
+    # Saved in Latin-1 by an editor: the message once gave only the codec's complaint.
+    (folder / name).write_bytes(b'{"images": [], "notes": "caf\xe9"}')
+    with pytest.raises(ValueError, match=f"{name}: .*not UTF-8 text"):
+        ev.evaluate([folder])
