@@ -71,17 +71,28 @@ def _labelled_image(path: Path, n: int, entry: Any) -> LabelledImage:
     try:
         dice = []
         for d in entry["dice"]:
-            value, box = d["value"], tuple(float(v) for v in d["box"])
+            value, box = d["value"], _box(d["box"])
             if isinstance(value, bool) or value not in range(1, 7):
                 raise ValueError(f"value {value!r} is not 1..6")
-            if len(box) != 4 or not (box[0] < box[2] and box[1] < box[3]):
-                raise ValueError(f"box {list(box)} is not [x0, y0, x1, y1] with x0 < x1, y0 < y1")
-            dice.append(LabelledDie(int(value), (box[0], box[1], box[2], box[3])))
+            dice.append(LabelledDie(int(value), box))
         return LabelledImage(str(entry["file"]), int(entry["width"]), int(entry["height"]),
                              tuple(dice))
-    except (KeyError, TypeError, ValueError) as exc:
+    # OverflowError: a width of 1e400 (infinity to JSON as Python reads it).
+    except (KeyError, TypeError, ValueError, OverflowError) as exc:
         what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)
         raise ValueError(f"{path}: image entry {n}: {what}") from exc
+
+
+def _box(raw: Any) -> tuple[float, float, float, float]:
+    """A labelled die's ``box`` as four finite numbers ``x0 < x1``, ``y0 < y1``, or
+    ``ValueError``: an infinite corner would match every die read."""
+    try:
+        box = tuple(float(v) for v in raw)
+    except OverflowError:   # an integer too big for a float
+        box = ()
+    if len(box) != 4 or not all(np.isfinite(box)) or not (box[0] < box[2] and box[1] < box[3]):
+        raise ValueError(f"box {str(raw)[:80]} is not [x0, y0, x1, y1] with x0 < x1, y0 < y1")
+    return box[0], box[1], box[2], box[3]
 
 
 def split_files(folder: Path | str, split: str) -> set[str] | None:

@@ -113,6 +113,14 @@ def test_a_folder_without_a_split_is_all_check_photos(folder: Path, monkeypatch:
     ([{"file": "a.png", "width": 100, "height": 100, "dice": [{"value": 2, "box": [9, 0, 0, 9]}]}],
      "image entry 0: box .* is not"),
     ({"file": "a.png"}, "no \"images\" list"),
+    # Numbers JSON holds but a box or size cannot be: once a traceback, or a box that
+    # took in every read die.
+    ([{"file": "a.png", "width": 100, "height": 100,
+       "dice": [{"value": 2, "box": [0, 0, 10**400, 9]}]}], "image entry 0: box .* is not"),
+    ([{"file": "a.png", "width": 100, "height": 100,
+       "dice": [{"value": 2, "box": [0, 0, float("inf"), 9]}]}], "image entry 0: box .* is not"),
+    ([{"file": "a.png", "width": float("inf"), "height": 100, "dice": []}],
+     "image entry 0: cannot convert float infinity"),
 ])
 def test_malformed_labels_are_refused_by_name(tmp_path: Path, images: object, message: str) -> None:
     (tmp_path / "labels.json").write_text(json.dumps({"images": images}))
