@@ -75,8 +75,14 @@ def _labelled_image(path: Path, n: int, entry: Any) -> LabelledImage:
             if isinstance(value, bool) or value not in range(1, 7):
                 raise ValueError(f"value {value!r} is not 1..6")
             dice.append(LabelledDie(int(value), box))
-        return LabelledImage(str(entry["file"]), int(entry["width"]), int(entry["height"]),
-                             tuple(dice))
+        width, height = int(entry["width"]), int(entry["height"])
+        for die in dice:
+            # A die cut by the photo's edge is fine; one wholly off it cannot be read,
+            # and would count as missed.
+            x0, y0, x1, y1 = die.box
+            if x1 <= 0 or y1 <= 0 or x0 >= width or y0 >= height:
+                raise ValueError(f"box {list(die.box)} lies outside the {width}x{height} photo")
+        return LabelledImage(str(entry["file"]), width, height, tuple(dice))
     # OverflowError: a width of 1e400 (infinity to JSON as Python reads it).
     except (KeyError, TypeError, ValueError, OverflowError) as exc:
         what = f"missing {exc}" if isinstance(exc, KeyError) else str(exc)

@@ -119,6 +119,13 @@ def test_a_folder_without_a_split_is_all_check_photos(folder: Path, monkeypatch:
        "dice": [{"value": 2, "box": [0, 0, 10**400, 9]}]}], "image entry 0: box .* is not"),
     ([{"file": "a.png", "width": 100, "height": 100,
        "dice": [{"value": 2, "box": [0, 0, float("inf"), 9]}]}], "image entry 0: box .* is not"),
+    # A box wholly off the photo (labelled on another size of it) can never be read: it
+    # was counted as a die the reader missed.
+    ([{"file": "a.png", "width": 100, "height": 100,
+       "dice": [{"value": 2, "box": [120, 10, 140, 30]}]}],
+     r"image entry 0: box \[120.0, 10.0, 140.0, 30.0\] lies outside the 100x100 photo"),
+    ([{"file": "a.png", "width": 100, "height": 100,
+       "dice": [{"value": 2, "box": [-30, -30, -10, -10]}]}], "image entry 0: box .* lies outside"),
     ([{"file": "a.png", "width": float("inf"), "height": 100, "dice": []}],
      "image entry 0: cannot convert float infinity"),
 ])
