@@ -136,7 +136,15 @@ def has_split(folder: Path | str) -> bool:
 def select(folder: Path | str, split: str) -> list[LabelledImage]:
     """The labelled photos of ``folder`` that belong to ``split``, in sorted order."""
     names = split_files(folder, split)
-    images = [im for im in load_labels(folder) if names is None or im.file in names]
+    labelled = load_labels(folder)
+    # A name the labels lack (a typo, a photo since removed) would shrink the split
+    # without a word, and the report would be of other photos than the split says.
+    unknown = sorted((names or set()) - {im.file for im in labelled})
+    if unknown:
+        listed = ", ".join(map(repr, unknown[:3])) + (" ..." if len(unknown) > 3 else "")
+        raise ValueError(f"{Path(folder) / 'split.json'}: its {split} list names {listed}, "
+                         "which labels.json does not hold")
+    images = [im for im in labelled if names is None or im.file in names]
     return sorted(images, key=lambda im: im.file)
 
 

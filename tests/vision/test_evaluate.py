@@ -192,3 +192,13 @@ def test_a_label_file_that_is_not_utf8_is_named(folder: Path, name: str) -> None
     (folder / name).write_bytes(b'{"images": [], "notes": "caf\xe9"}')
     with pytest.raises(ValueError, match=f"{name}: .*not UTF-8 text"):
         ev.evaluate([folder])
+
+
+def test_a_split_naming_a_photo_without_labels_is_refused(folder: Path) -> None:
+    # A typo in split.json once left that photo out of the check silently: the report
+    # was of fewer photos than the split lists, with nothing said.
+    (folder / "split.json").write_text(json.dumps({"train": ["c.png"], "check": ["a.png", "bb.png"]}))
+    with pytest.raises(ValueError, match=r"split.json: its check list names 'bb.png', "
+                                         r"which labels.json does not hold"):
+        ev.evaluate([folder])
+    assert [im.file for im in select(folder, "train")] == ["c.png"]
