@@ -293,9 +293,14 @@ def _num(value: Any, name: str) -> float:
     # JSON as Python reads it also allows NaN and Infinity, which no position or size is.
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise ValueError(f"{name}: expected a number, found {value!r}")  # noqa: TRY004
-    if not np.isfinite(value):
+    try:
+        number = float(value)
+    except OverflowError:  # an integer of hundreds of digits
+        raise ValueError(f"{name}: expected a finite number, found one too big for any "
+                         "picture") from None
+    if not np.isfinite(number):
         raise ValueError(f"{name}: expected a finite number, found {value!r}")
-    return float(value)
+    return number
 
 
 def _list(value: Any, name: str, length: int) -> list[Any]:
