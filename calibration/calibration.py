@@ -227,14 +227,14 @@ class Calibration:
         pip = data.get("pip_color")
         faces = tuple(
             PictureFace(
-                value=int(_num(f.get("value"), "picture_faces.value")),
+                value=_whole(f.get("value"), "picture_faces.value"),
                 template=_decode_png(f.get("template"), "picture_faces.template", colour=False),
             )
             for f in _objects(data.get("picture_faces"), "picture_faces")
         )
         known = tuple(
             KnownDie(
-                value=int(_num(k.get("value"), "known_dice.value")),
+                value=_whole(k.get("value"), "known_dice.value"),
                 crop=_decode_png(k.get("crop"), "known_dice.crop", colour=True),
                 source=_text(k.get("source"), "known_dice.source"),
             )
@@ -246,13 +246,13 @@ class Calibration:
             background=background,
             die_size_px=float(_num(size, "die_size_px")) if size is not None else None,
             pip_color=(
-                tuple(int(_num(c, "pip_color")) for c in _list(pip, "pip_color", 3))  # type: ignore[arg-type]
+                tuple(_whole(c, "pip_color") for c in _list(pip, "pip_color", 3))  # type: ignore[arg-type]
                 if pip is not None
                 else None
             ),
             picture_faces=faces,
             image_size=(
-                tuple(int(_num(v, "image_size")) for v in _list(image_size, "image_size", 2))  # type: ignore[arg-type]
+                tuple(_whole(v, "image_size") for v in _list(image_size, "image_size", 2))  # type: ignore[arg-type]
                 if image_size is not None
                 else None
             ),
@@ -301,6 +301,15 @@ def _num(value: Any, name: str) -> float:
     if not np.isfinite(number):
         raise ValueError(f"{name}: expected a finite number, found {value!r}")
     return number
+
+
+def _whole(value: Any, name: str) -> int:
+    """``value`` as a whole number (a die's value, a colour, a size in pixels), or
+    ``ValueError`` naming ``name``: 3.5 is no die's value, and was read as 3."""
+    number = _num(value, name)
+    if not number.is_integer():
+        raise ValueError(f"{name}: expected a whole number, found {value!r}")
+    return int(number)
 
 
 def _list(value: Any, name: str, length: int) -> list[Any]:

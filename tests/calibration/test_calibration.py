@@ -97,6 +97,13 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "known_dice": [{"value": 7, "crop": "%s"}]}' % _CROP,
          "known die value must be 1-6"),
         ('{"version": 1, "known_dice": [{"value": 2, "crop": "@@@"}]}', "known_dice.crop"),
+        # Once truncated: a picture of 3.5 was taught as a 3, a frame of 640.5 px as 640.
+        ('{"version": 1, "known_dice": [{"value": 3.5, "crop": "%s"}]}' % _CROP,
+         "known_dice.value: expected a whole number, found 3.5"),
+        ('{"version": 1, "picture_faces": [{"value": 3.5, "template": "%s"}]}' % _CROP,
+         "picture_faces.value: expected a whole number, found 3.5"),
+        ('{"version": 1, "image_size": [640.5, 480]}', "image_size: expected a whole number"),
+        ('{"version": 1, "pip_color": [0, 12.5, 0]}', "pip_color: expected a whole number"),
         ('{"version": 1, "known_dice": [{"value": 2, "crop": "%s"}]}' % _TINY,
          "known die crop must be a 40x40 BGR image, not 1x1"),
         ('{"version": 1, "known_dice": [{"value": 2, "crop": "%s"}, {"value": 3, "crop": "%s"}]}'
