@@ -27,7 +27,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="auto (default), sim, picamera, usb:N or a PATH to frames")
     s.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (0.0.0.0 opens it to the TV and tablet)")
-    s.add_argument("--port", type=int, default=8000)
+    s.add_argument("--port", type=_port, default=8000)
     s.add_argument("--data", default=DEFAULT_DATA, help=f"data folder (default {DEFAULT_DATA})")
     s.add_argument("--demo", action="store_true",
                    help="play Sum Chicago on the simulated tray by itself")
@@ -55,6 +55,18 @@ def _parser() -> argparse.ArgumentParser:
     g = sub.add_parser("replay", help="replay a game file and print its final state as JSON")
     g.add_argument("game", metavar="GAME.json")
     return p
+
+
+def _port(text: str) -> int:
+    """``--port``'s value: a TCP port. -1 once reached waitress, whose ValueError was a
+    traceback, and 99999 was taken for another port than the one printed."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port: use 1 to 65535")
+    return port
 
 
 def _fail(message: str) -> int:

@@ -92,6 +92,16 @@ def test_serve_refuses_a_camera_it_cannot_open(tmp_path: Path, capsys: Any) -> N
     assert "usb:7" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("port", ["-1", "0", "99999"])
+def test_serve_refuses_a_port_that_is_none(tmp_path: Path, capsys: Any, port: str) -> None:
+    with pytest.raises(SystemExit) as exit:
+        main(["serve", "--camera", "sim", "--data", str(tmp_path), "--port", port])
+    assert exit.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --port: {int(port)} is not a port: use 1 to 65535" in err
+    assert "Traceback" not in err
+
+
 def test_serve_refuses_a_damaged_database(tmp_path: Path, capsys: Any) -> None:
     (tmp_path / "dicetray.sqlite3").write_bytes(b"garbage" * 500)
     assert main(["serve", "--camera", "sim", "--data", str(tmp_path)]) == 2
