@@ -203,6 +203,18 @@ def serve(args: argparse.Namespace) -> int:
     except StoreError as exc:
         camera.close()
         return _fail(str(exc))
+    # Listen before starting the camera and printing addresses: a port in use or an
+    # address not of this machine is the command line's fault, said in one line.
+    try:
+        server = waitress.create_server(
+            create_app(table), host=args.host, port=args.port, threads=max(8, args.threads),
+            channel_timeout=60, ident="dicetray", **WAITRESS_OPTIONS)
+    except (OSError, ValueError) as exc:
+        table.stop()
+        camera.close()
+        store.close()
+        return _fail(f"cannot listen on --host {args.host} --port {args.port} "
+                     f"({getattr(exc, 'strerror', None) or exc})")
     table.start()
     host = "localhost" if args.host in ("127.0.0.1", "::1") else args.host
     if args.host in ("0.0.0.0", "::"):
@@ -214,9 +226,8 @@ def serve(args: argparse.Namespace) -> int:
     print(f"scoreboard: http://{host}:{args.port}/", flush=True)
     print(f"control:    http://{host}:{args.port}/control", flush=True)
     try:
-        waitress.serve(create_app(table), host=args.host, port=args.port,
-                       threads=max(8, args.threads), channel_timeout=60, ident="dicetray",
-                       **WAITRESS_OPTIONS)
+        server.print_listen("Serving on http://{}:{}")
+        server.run()
     finally:
         table.stop()
         store.close()

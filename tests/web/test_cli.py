@@ -102,6 +102,28 @@ def test_serve_refuses_a_port_that_is_none(tmp_path: Path, capsys: Any, port: st
     assert "Traceback" not in err
 
 
+def test_serve_refuses_a_port_in_use_in_one_line(tmp_path: Path, capsys: Any) -> None:
+    # Another dicetray (or anything) on the port: once a waitress traceback, after the
+    # addresses were printed as if it served.
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--camera", "sim", "--data", str(tmp_path),
+                     "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert f"cannot listen on --host 127.0.0.1 --port {port}" in err
+    assert "Traceback" not in err and "scoreboard" not in out
+
+
+def test_serve_refuses_a_host_that_is_no_address(tmp_path: Path, capsys: Any) -> None:
+    assert main(["serve", "--camera", "sim", "--data", str(tmp_path),
+                 "--host", "999.1.1.1"]) == 2
+    assert "cannot listen on --host 999.1.1.1 --port 8000" in capsys.readouterr().err
+
+
 def test_serve_refuses_a_damaged_database(tmp_path: Path, capsys: Any) -> None:
     (tmp_path / "dicetray.sqlite3").write_bytes(b"garbage" * 500)
     assert main(["serve", "--camera", "sim", "--data", str(tmp_path)]) == 2
