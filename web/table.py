@@ -422,8 +422,33 @@ class Table:
             self._commit({"type": "roll", "player": player, "dice": dice})
 
     def undo(self) -> None:
-        """Take back the latest action still in force."""
-        self._commit({"type": "undo"})
+        """Take back the latest action still in force.
+
+        When that is a correction of a camera throw, its reading takes back the dice too
+        (in the same commit): the control page shows the throw as the game counts it, and
+        the dice remembered from it follow."""
+        with self._lock:
+            linked, dice = self._undone_correction(self._need_game())
+            self._commit({"type": "undo"}, reading=linked.id if linked is not None else None,
+                         reading_dice=dice)
+            if linked is not None and dice is not None:
+                self._learn_correction(linked, dice)
+
+    def _undone_correction(self, game: scorer.Game) -> tuple[Any, list[dict[str, Any]] | None]:
+        """The reading an undo now would give its roll's earlier dice back to, and those
+        dice; ``(None, None)`` when the undo takes back no correction of a camera throw."""
+        log, dropped = game.log, _dropped(game)
+        live = _in_force(log, dropped)
+        target = next((i for i in reversed(live) if i not in dropped), None)
+        if target is None or log[target].get("type") != "correct":
+            return None, None
+        assert self.game_id is not None
+        roll = int(log[target]["action"])
+        linked = self.store.reading_for_action(self.game_id, roll)
+        if linked is None:
+            return None, None
+        live.remove(target)
+        return linked, _with_values(linked.dice, _roll_dice(log, live, roll), "correction undone")
 
     def join(self, player: Any) -> None:
         """A new player takes the last seat."""
@@ -466,6 +491,12 @@ class Table:
             _check_die_index(reading, die)
             _check_value(value)
             dice = [dict(d) for d in reading.dice]
+            if reading.status == "scored" and reading.action is not None:
+                # The dice the game counts the throw with now (a correction undone since
+                # is not in them): the tap changes this one die, and nothing else.
+                game = self._need_game()
+                dice = _with_values(dice, _roll_dice(game.log, _in_force(game.log, _dropped(game)),
+                                                     reading.action)) or dice
             if teach:
                 self._teach(reading, die, value)
             dice[die] = _set_die(dice[die], value, "taught" if teach else "corrected")
@@ -866,6 +897,43 @@ def _set_die(die: Mapping[str, Any], value: int, reason: str = "corrected") -> d
     out = dict(die)
     out.update(value=value, flagged=False, reason=reason, corrected=True)
     return out
+
+
+def _dropped(game: scorer.Game) -> set[int]:
+    """The log indices the latest correction made illegal."""
+    return {int(d["action"]) for d in game.state()["dropped"]}
+
+
+def _in_force(log: list[dict[str, Any]], dropped: set[int]) -> list[int]:
+    """The log indices still in force, as GAMEFILE.md has it: each undo took back the
+    latest action still in force (skipping one a correction dropped, as the engine does)."""
+    live: list[int] = []
+    for i, action in enumerate(log):
+        if action.get("type") != "undo":
+            live.append(i)
+            continue
+        taken = next((j for j in reversed(live) if j not in dropped), None)
+        if taken is not None:
+            live.remove(taken)
+    return live
+
+
+def _roll_dice(log: list[dict[str, Any]], live: list[int], index: int) -> list[Any]:
+    """The dice roll ``index`` counts with: its latest correction still in force, else
+    its own."""
+    for i in reversed(live):
+        if log[i].get("type") == "correct" and log[i].get("action") == index:
+            return list(log[i].get("dice") or [])
+    return list(log[index].get("dice") or []) if 0 <= index < len(log) else []
+
+
+def _with_values(dice: list[dict[str, Any]], values: list[Any],
+                 reason: str = "corrected") -> list[dict[str, Any]] | None:
+    """A reading's ``dice`` showing ``values`` (a die that changes is marked as a person's
+    value); ``None`` when the counts differ (the values are not of these dice)."""
+    if len(values) != len(dice):
+        return None
+    return [_set_die(d, v, reason) if d.get("value") != v else dict(d) for d, v in zip(dice, values)]
 
 
 def _default_reader() -> Callable[[Any], Any]:

@@ -198,3 +198,17 @@ def test_pages_render(api: Any) -> None:
         assert resp.status_code == 200 and b"<!doctype html>" in resp.data
     fams = api.client.get("/api/families").get_json()
     assert fams["sum_chicago"]["options"]["dice"] == [2, 3]
+
+
+def test_undoing_a_correction_shows_and_keeps_the_dice_it_took_back(api: Any) -> None:
+    """A tap with the wrong value, then Undo: the reading shows the throw as the game
+    counts it again, and a tap on another die corrects only that die."""
+    api.start()
+    api.table.handle_reading(reading(3, 4))
+    rid = api.state()["reading"]["id"]
+    api.post("correct", {"reading": rid, "die": 0, "value": 1})     # a slip
+    s = api.post("undo")
+    assert [d["value"] for d in s["reading"]["dice"]] == [3, 4]
+    s = api.post("correct", {"reading": rid, "die": 1, "value": 1})
+    assert s["game"]["last_roll"]["dice"] == [3, 1]
+    assert [d["value"] for d in s["reading"]["dice"]] == [3, 1]
