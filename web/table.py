@@ -585,6 +585,12 @@ class Table:
         nxt = game.state()["next"]
         if nxt.get("player") is None or "roll" not in nxt.get("actions", []):
             raise TableError("no throw is expected now")
+        held = self.store.reading(reading_id)
+        if held is not None and held.player is not None and held.player != nxt["player"]:
+            # An undo or a correction moved the turn while the throw waited: its dice are
+            # the thrower's, never the next player's.
+            raise TableError(f"reading {reading_id} is {held.player}'s throw, but it is "
+                             f"{nxt['player']}'s throw now: enter it by hand or throw again")
         if len(dice) != nxt.get("dice"):
             raise TableError(f"{len(dice)} dice read, {nxt.get('dice')} expected: "
                              "enter the throw by hand or throw again")

@@ -212,3 +212,20 @@ def test_undoing_a_correction_shows_and_keeps_the_dice_it_took_back(api: Any) ->
     s = api.post("correct", {"reading": rid, "die": 1, "value": 1})
     assert s["game"]["last_roll"]["dice"] == [3, 1]
     assert [d["value"] for d in s["reading"]["dice"]] == [3, 1]
+
+
+def test_a_waiting_throw_is_not_scored_for_another_player_after_an_undo(api: Any) -> None:
+    """Bertil's throw waits for a tap; Undo takes back Aino's throw, so it is Aino's turn
+    again: confirming or fixing Bertil's dice must not score them as Aino's."""
+    api.start()
+    api.table.handle_reading(reading(1, 1))                    # Aino scores 2
+    api.table.handle_reading(reading(5, 6, flagged=[1]))      # Bertil's, waiting
+    rid = api.state()["reading"]["id"]
+    api.post("undo")
+    before = api.state()
+    assert before["game"]["next"]["player"] == "Aino" and before["table"]["waiting"]
+    out = api.post("confirm", {"reading": rid}, status=409)
+    assert "Bertil's throw" in out["error"] and "Aino's" in out["error"]
+    out = api.post("correct", {"reading": rid, "die": 1, "value": 6}, status=409)
+    assert "Bertil's throw" in out["error"]
+    assert api.state() == before
