@@ -17,6 +17,7 @@ from werkzeug.exceptions import HTTPException
 
 import scorer
 from web.families import TITLES, family_table
+from web.store import StoreError
 from web.table import Table, TableError
 
 log = logging.getLogger("dicetray.web")
@@ -53,6 +54,12 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     @app.errorhandler(scorer.IllegalAction)
     def _illegal(exc: scorer.IllegalAction) -> tuple[Response, int]:
         return error(str(exc), 409)
+
+    @app.errorhandler(StoreError)
+    def _store_error(exc: StoreError) -> tuple[Response, int]:
+        # The database cannot be written just now (locked by another program, a full
+        # disk): not the request's fault, and nothing changed; it can be tried again.
+        return error(str(exc), 503)
 
     @app.errorhandler(ValueError)
     def _value_error(exc: ValueError) -> tuple[Response, int]:

@@ -184,13 +184,25 @@ class Store:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One transaction under the writer lock; it commits (durably) on leaving."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise self._cannot_write(exc) from None
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+                self._db.execute("COMMIT")
+            except BaseException as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise self._cannot_write(exc) from None
                 raise
-            self._db.execute("COMMIT")
+
+    def _cannot_write(self, exc: sqlite3.OperationalError) -> StoreError:
+        """Another program holding the database (locked), a full disk, a file made read
+        only: the change is refused, naming the file, and nothing of it is kept."""
+        return StoreError(f"{self.path}: cannot write the database ({exc}); nothing was "
+                          "changed: close the other program using it, or free disk space")
 
     def _bump(self, db: sqlite3.Connection) -> int:
         db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='revision'")

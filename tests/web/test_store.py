@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -98,3 +99,21 @@ def test_one_data_folder_serves_one_process(data_dir: Path) -> None:
         Store(data_dir)
     store.close()
     Store(data_dir).close()
+
+
+def test_a_database_locked_by_another_program_is_refused_by_name(api: Any, data_dir: Path) -> None:
+    """Another program (an sqlite3 shell, a backup tool) holds the write lock: a throw is
+    refused with a 503 naming the file, and nothing changes."""
+    api.start()
+    api.table.store._db.execute("PRAGMA busy_timeout = 50")   # not 5 s of waiting per test
+    before = api.state()
+    other = sqlite3.connect(data_dir / "dicetray.sqlite3", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        out = api.post("roll", {"dice": [1, 1]}, status=503)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert str(data_dir / "dicetray.sqlite3") in out["error"] and "locked" in out["error"]
+    assert api.state() == before
+    assert api.post("roll", {"dice": [1, 1]})["game"]["players"][0]["score"] == 2
