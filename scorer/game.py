@@ -195,9 +195,33 @@ class Game:
                 "dropped": [d.to_json() for d in self._dropped],
                 "help": self.rules.help(self.options), "actions": len(self._log)}
 
-    def _can_take_back(self, kind: str) -> bool:
+    def in_force(self) -> list[int]:
+        """The log indices of the actions and corrections that count now, in log order:
+        not taken back by an undo, nor dropped after a correction.
+
+        >>> g = Game("sum_chicago", ["Aino", "Bertil"])
+        >>> for action in ({"type": "roll", "player": "Aino", "dice": [1, 1]},
+        ...                {"type": "roll", "player": "Bertil", "dice": [2, 3]}, {"type": "undo"}):
+        ...     g.apply(action)
+        >>> g.in_force()
+        [0]
+        """
         dropped = {d.index for d in self._dropped}
-        live = [i for i in self._in_force if i not in dropped]
+        return [i for i in self._in_force if i not in dropped]
+
+    def undo_target(self) -> int | None:
+        """The log index an undo now would take back (``None``: there is nothing to undo).
+
+        >>> g = Game("sum_chicago", ["Aino", "Bertil"])
+        >>> g.apply({"type": "roll", "player": "Aino", "dice": [1, 1]})
+        >>> g.undo_target()
+        0
+        """
+        live = self.in_force()
+        return live[-1] if live else None
+
+    def _can_take_back(self, kind: str) -> bool:
+        live = self.in_force()
         if kind == "undo":
             return bool(live)
         return any(self._parsed[i].type == "roll" for i in live)
@@ -269,11 +293,10 @@ class Game:
         self.rules.verify(state, action)
 
     def _undo_target(self) -> int:
-        dropped = {d.index for d in self._dropped}
-        for i in reversed(self._in_force):
-            if i not in dropped:
-                return i
-        raise Refusal("there is nothing to undo")
+        target = self.undo_target()
+        if target is None:
+            raise Refusal("there is nothing to undo")
+        return target
 
     def _plan_correct(self, action: Action) -> Replayed:
         target = action.get("action")

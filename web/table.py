@@ -437,9 +437,7 @@ class Table:
     def _undone_correction(self, game: scorer.Game) -> tuple[Any, list[dict[str, Any]] | None]:
         """The reading an undo now would give its roll's earlier dice back to, and those
         dice; ``(None, None)`` when the undo takes back no correction of a camera throw."""
-        log, dropped = game.log, _dropped(game)
-        live = _in_force(log, dropped)
-        target = next((i for i in reversed(live) if i not in dropped), None)
+        log, target = game.log, game.undo_target()
         if target is None or log[target].get("type") != "correct":
             return None, None
         assert self.game_id is not None
@@ -447,7 +445,7 @@ class Table:
         linked = self.store.reading_for_action(self.game_id, roll)
         if linked is None:
             return None, None
-        live.remove(target)
+        live = [i for i in game.in_force() if i != target]
         return linked, _with_values(linked.dice, _roll_dice(log, live, roll), "correction undone")
 
     def join(self, player: Any) -> None:
@@ -495,7 +493,7 @@ class Table:
                 # The dice the game counts the throw with now (a correction undone since
                 # is not in them): the tap changes this one die, and nothing else.
                 game = self._need_game()
-                dice = _with_values(dice, _roll_dice(game.log, _in_force(game.log, _dropped(game)),
+                dice = _with_values(dice, _roll_dice(game.log, game.in_force(),
                                                      reading.action)) or dice
             if teach:
                 self._teach(reading, die, value)
@@ -903,25 +901,6 @@ def _set_die(die: Mapping[str, Any], value: int, reason: str = "corrected") -> d
     out = dict(die)
     out.update(value=value, flagged=False, reason=reason, corrected=True)
     return out
-
-
-def _dropped(game: scorer.Game) -> set[int]:
-    """The log indices the latest correction made illegal."""
-    return {int(d["action"]) for d in game.state()["dropped"]}
-
-
-def _in_force(log: list[dict[str, Any]], dropped: set[int]) -> list[int]:
-    """The log indices still in force, as GAMEFILE.md has it: each undo took back the
-    latest action still in force (skipping one a correction dropped, as the engine does)."""
-    live: list[int] = []
-    for i, action in enumerate(log):
-        if action.get("type") != "undo":
-            live.append(i)
-            continue
-        taken = next((j for j in reversed(live) if j not in dropped), None)
-        if taken is not None:
-            live.remove(taken)
-    return live
 
 
 def _roll_dice(log: list[dict[str, Any]], live: list[int], index: int) -> list[Any]:
