@@ -95,6 +95,15 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
             raise BadRequest(f"missing {key!r}")
         return data[key]
 
+    def one_or_all(data: dict[str, Any], key: str) -> Any:
+        """``data[key]`` (the one to forget), or ``None`` for ``"all": true`` (every one).
+        A request naming neither, or both, is refused: a misspelt field must not forget
+        everything."""
+        if (key in data) == (data.get("all") is True):
+            raise BadRequest(f"say which one to forget, {{{key!r}: N}}, or every one, "
+                             f"{{'all': true}}; not {sorted(data)!r}")
+        return data.get(key)
+
     def answer() -> Response:
         return Response(table.publisher.latest_state()[1], mimetype="application/json")
 
@@ -234,11 +243,11 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
 
     @post("/api/forget-pictures")
     def forget_pictures(data: dict[str, Any]) -> None:
-        table.forget_pictures(data.get("picture"))
+        table.forget_pictures(one_or_all(data, "picture"))
 
     @post("/api/forget-known-dice")
     def forget_known_dice(data: dict[str, Any]) -> None:
-        table.forget_known_dice(data.get("die"))
+        table.forget_known_dice(one_or_all(data, "die"))
 
     @post("/api/confirm")
     def confirm(data: dict[str, Any]) -> None:

@@ -115,7 +115,7 @@ def test_a_checked_throw_is_remembered_until_forgotten(api: Any, calibrator: Cal
     # in the file too (vision.known_dice reads such dice surely from then on).
     assert api.state()["camera"]["known_dice"] == 3
     assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [1, 3, 6]
-    api.post("forget-known-dice", {})
+    api.post("forget-known-dice", {"all": True})
     assert api.state()["camera"]["known_dice"] == 0
     assert load_calibration(calibrator.path).known_dice == ()
 
@@ -216,6 +216,11 @@ def test_a_remembered_die_is_shown_and_forgotten_alone(api: Any, calibrator: Cal
     ({"die": 5}, 400, "there is no remembered die 5: they are numbered 0 to 2"),
     ({"die": "1"}, 400, "'die' is the number of a remembered die"),
     ({"die": True}, 400, "'die' is the number of a remembered die"),
+    # A request that names no die must not forget every one.
+    ({}, 400, "say which one to forget"),
+    ({"dei": 1}, 400, "say which one to forget"),
+    ({"all": "yes"}, 400, "say which one to forget"),
+    ({"die": 0, "all": True}, 400, "say which one to forget"),
 ])
 def test_forgetting_a_die_not_remembered_is_refused(api: Any, calibrator: Calibrator,
                                                     body: dict[str, Any], status: int,
@@ -367,7 +372,7 @@ def test_taught_pictures_can_be_forgotten(api: Any, calibrator: Calibrator) -> N
     api.post("correct", {"reading": reading_id, "die": logo, "value": 2, "teach": True})
     assert api.state()["camera"]["pictures"] == 1
 
-    assert api.post("forget-pictures", {})["camera"]["pictures"] == 0
+    assert api.post("forget-pictures", {"all": True})["camera"]["pictures"] == 0
     assert load_calibration(calibrator.path).picture_faces == ()
     image, at, side = _logo(0, 0)
     reading = calibrator.read(image)
@@ -384,7 +389,7 @@ def test_forgetting_pictures_needs_a_calibration_it_can_save(data_dir: Path, tmp
     try:
         for table, status in ((Table(store), 409),
                               (Table(store, calibrator=Calibrator(in_the_way / "c.json")), 503)):
-            resp = create_app(table).test_client().post("/api/forget-pictures", json={})
+            resp = create_app(table).test_client().post("/api/forget-pictures", json={"all": True})
             assert resp.status_code == status, resp.get_json()
     finally:
         store.close()

@@ -391,12 +391,12 @@ async function setup() {
   $("marktray").addEventListener("click", openTray);
   $("forgetpictures").addEventListener("click", () => {
     if (window.confirm("Forget the pictures taught for logo dice? They are flagged again until named.")) {
-      post("forget-pictures", {}, $("error"));
+      post("forget-pictures", { all: true }, $("error"));
     }
   });
   $("forgetknown").addEventListener("click", () => {
     if (window.confirm("Forget the dice remembered from checked throws? The reader is then unsure of them again until they are checked anew.")) {
-      post("forget-known-dice", {}, $("error"));
+      post("forget-known-dice", { all: true }, $("error"));
     }
   });
   $("knowndice").addEventListener("click", (ev) => {
