@@ -495,19 +495,22 @@ class Table:
                 game = self._need_game()
                 dice = _with_values(dice, _roll_dice(game.log, game.in_force(),
                                                      reading.action)) or dice
-            if teach:
-                self._teach(reading, die, value)
+            scored = reading.status == "scored" and reading.action is not None
+            if not scored and reading.status != "waiting":
+                raise TableError(f"reading {reading.id} is {reading.status}: "
+                                 "only a scored or waiting reading can be corrected")
             dice[die] = _set_die(dice[die], value, "taught" if teach else "corrected")
-            if reading.status == "scored" and reading.action is not None:
+            if teach:
+                if not scored and not self._waiting_problems(dice):
+                    self._waiting_roll(reading.id, dice)  # refused before anything is taught
+                self._teach(reading, die, value)
+            if scored:
                 values = [d.get("value") for d in dice]
                 self._commit({"type": "correct", "action": reading.action, "dice": values},
                              reading=reading.id, reading_dice=dice)
                 self._learn_correction(reading, dice)
-            elif reading.status == "waiting":
-                self._fix_waiting(reading.id, dice)
             else:
-                raise TableError(f"reading {reading.id} is {reading.status}: "
-                                 "only a scored or waiting reading can be corrected")
+                self._fix_waiting(reading.id, dice)
 
     def _teach(self, reading: Any, die: int, value: int) -> None:
         """Teach die ``die`` of ``reading``'s picture face as ``value``; refuse, changing
@@ -568,9 +571,13 @@ class Table:
                 raise TableError(f"die {', '.join(missing)} has no value: tap it to pick one")
             self._score_waiting(reading.id, dice)
 
+    def _waiting_problems(self, dice: list[dict[str, Any]]) -> list[str]:
+        """What in a waiting reading's ``dice`` still needs a person (vision's flags, the
+        count the game expects); none: it is scored."""
+        return tray_problems(dice, self._need_game().state()["next"].get("dice") or 0)
+
     def _fix_waiting(self, reading_id: int, dice: list[dict[str, Any]]) -> None:
-        expected = self._need_game().state()["next"].get("dice") or 0
-        problems = tray_problems(dice, expected)
+        problems = self._waiting_problems(dice)
         if problems:
             revision = self.store.update_reading(reading_id, dice=dice,
                                                  note="check the tray: " + "; ".join(problems))
@@ -579,6 +586,15 @@ class Table:
             self._score_waiting(reading_id, dice)
 
     def _score_waiting(self, reading_id: int, dice: list[dict[str, Any]]) -> None:
+        action = self._waiting_roll(reading_id, dice)
+        self._commit(action, reading=reading_id, reading_dice=dice)
+        reading = self.store.reading(reading_id)
+        if reading is not None:
+            self._remember(reading, self._reading_frames.get(reading_id), dice)
+
+    def _waiting_roll(self, reading_id: int, dice: list[dict[str, Any]]) -> dict[str, Any]:
+        """The roll waiting reading ``reading_id`` with ``dice`` is scored as now; a
+        ``TableError`` (nothing changed) when it cannot be."""
         game = self._need_game()
         nxt = game.state()["next"]
         if nxt.get("player") is None or "roll" not in nxt.get("actions", []):
@@ -594,10 +610,8 @@ class Table:
                              "enter the throw by hand or throw again")
         action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice],
                   "reading": reading_id}
-        self._commit(action, reading=reading_id, reading_dice=dice)
-        reading = self.store.reading(reading_id)
-        if reading is not None:
-            self._remember(reading, self._reading_frames.get(reading_id), dice)
+        game.check(action)
+        return action
 
     def _remember(self, reading: Any, frame: Any, dice: list[dict[str, Any]]) -> None:
         """A person looked at this throw's dice: remember them (seen in ``frame``) with

@@ -82,6 +82,36 @@ def _throw_logo(api: Any, calibrator: Calibrator) -> tuple[int, int]:
     return state["reading"]["id"], logo
 
 
+def test_a_tap_that_cannot_be_scored_teaches_nothing(api: Any, calibrator: Calibrator) -> None:
+    """Bertil's throw with the logo waits; two Undos take back Aino's announcement and
+    her "done", so she throws again. Naming
+    the logo now cannot score Bertil's dice as Aino's throw, and, refused, it must not
+    have taught the picture either: a refused tap changes nothing."""
+    from web.fakes import reading
+
+    api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil"]})
+    api.table.handle_reading(reading(2, 3, 4))
+    api.post("action", {"type": "done", "player": "Aino"})
+    api.post("action", {"type": "announce", "player": "Aino", "ones": 100, "sixes": 60,
+                        "order": "high"})
+    image, at, side = _logo(0, 0)
+    logo_reading = calibrator.read(image)
+    logo = _logo_die(logo_reading, at, side)
+    api.table.handle_reading(logo_reading)
+    waiting = api.state()["reading"]
+    assert waiting["status"] == "waiting" and waiting["player"] == "Bertil"
+    api.post("undo")
+    api.post("undo")
+    before = api.state()
+    assert before["game"]["next"]["player"] == "Aino" and before["game"]["next"]["dice"] == 3
+
+    out = api.post("correct", {"reading": waiting["id"], "die": logo, "value": 1, "teach": True},
+                   status=409)
+    assert "Bertil's throw" in out["error"]
+    assert not calibrator.path.exists() or not load_calibration(calibrator.path).picture_faces
+    assert api.state() == before
+
+
 def test_a_picture_named_once_is_read_by_itself_afterwards(api: Any, calibrator: Calibrator) -> None:
     reading_id, logo = _throw_logo(api, calibrator)
     assert api.state()["table"]["teachable"] == [logo]
