@@ -217,12 +217,12 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     @post("/api/correct")
     def correct(data: dict[str, Any]) -> None:
         if "reading" in data and "remove" in data:
-            table.remove_die(data["reading"], data["remove"])
+            table.remove_die(data["reading"], data["remove"], data.get("seen"))
         elif "reading" in data and "add" in data:
             table.add_die(data["reading"], data["add"])
         elif "reading" in data:
             table.correct_die(data["reading"], need(data, "die"), need(data, "value"),
-                              data.get("teach", False))
+                              data.get("teach", False), data.get("seen"))
         elif "action" in data:
             table.correct_action(data["action"], need(data, "dice"))
         else:

@@ -474,19 +474,22 @@ class Table:
             if linked is not None and new_dice is not None:
                 self._learn_correction(linked, new_dice)
 
-    def correct_die(self, reading_id: Any, die: Any, value: Any, teach: Any = False) -> None:
+    def correct_die(self, reading_id: Any, die: Any, value: Any, teach: Any = False,
+                    seen: Any = None) -> None:
         """One tap on the control page: die ``die`` (0-based) of a reading shows ``value``.
 
         A scored reading becomes a ``correct`` of its roll; a waiting one is fixed in
         place and scored as soon as nothing in it needs checking any more. With
         ``teach``, the die's picture face is also taught as ``value`` (and the
-        calibration saved) first, so later throws read it by themselves.
+        calibration saved) first, so later throws read it by themselves. ``seen``, the
+        dice's values as the tapping screen showed them, refuses a tap made before another
+        screen changed the dice (:func:`_check_die_index`).
         """
         if not isinstance(teach, bool):
             raise TableError(f"'teach' must be true or false, not {teach!r}", 400)
         with self._lock:
             reading = self._reading(reading_id)
-            _check_die_index(reading, die)
+            _check_die_index(reading, die, seen)
             _check_value(value)
             dice = [dict(d) for d in reading.dice]
             if reading.status == "scored" and reading.action is not None:
@@ -527,15 +530,16 @@ class Table:
         except OSError as exc:
             raise TableError(f"could not save the calibration: {exc}", 503) from None
 
-    def remove_die(self, reading_id: Any, die: Any) -> None:
+    def remove_die(self, reading_id: Any, die: Any, seen: Any = None) -> None:
         """One tap: die ``die`` (0-based) of a waiting reading is not a die (a pen, a
         shadow, a die outside the tray); the rest are scored once nothing needs checking.
+        ``seen`` as for :meth:`correct_die`.
 
         A scored reading's dice were the throw the game expected, so none can go.
         """
         with self._lock:
             reading = self._waiting_reading(reading_id, "have a die taken away")
-            _check_die_index(reading, die)
+            _check_die_index(reading, die, seen)
             dice = [dict(d) for i, d in enumerate(reading.dice) if i != die]
             self._fix_waiting(reading.id, dice)
 
@@ -897,11 +901,22 @@ def _throw(reading: Any) -> str:
     return f"throw read at {reading.created:.6f}"
 
 
-def _check_die_index(reading: Any, die: Any) -> None:
-    """Refuse a die index that is not one of ``reading``'s dice."""
+def _check_die_index(reading: Any, die: Any, seen: Any = None) -> None:
+    """Refuse a die index that is not one of ``reading``'s dice, or a tap made on dice
+    ``seen`` (their values as the tapping screen showed them) that are not the reading's
+    dice now: another screen took a die away or changed one meanwhile, so die ``die`` may
+    be another die than the one tapped."""
     if isinstance(die, bool) or not isinstance(die, int) or not 0 <= die < len(reading.dice):
         held = f"dice 0..{len(reading.dice) - 1}" if reading.dice else "no dice"
         raise TableError(f"reading {reading.id} has {held}, not {die!r}", 400)
+    if seen is None:
+        return
+    if not isinstance(seen, list):
+        raise TableError(f"'seen' is the list of the dice's values as shown, not {seen!r}", 400)
+    now = [d.get("value") for d in reading.dice]
+    if seen != now:
+        raise TableError(f"the dice of reading {reading.id} changed on another screen "
+                         f"(shown {seen}, now {now}): look again and tap once more")
 
 
 def _check_value(value: Any) -> None:

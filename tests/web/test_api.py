@@ -229,3 +229,36 @@ def test_a_waiting_throw_is_not_scored_for_another_player_after_an_undo(api: Any
     out = api.post("correct", {"reading": rid, "die": 1, "value": 6}, status=409)
     assert "Bertil's throw" in out["error"]
     assert api.state() == before
+
+
+def test_a_tap_on_dice_another_screen_changed_meanwhile_is_refused(api: Any) -> None:
+    """Two tablets show the same waiting throw, four dice read where Pub Chicago
+    throws three. One takes the flagged die 1 away ("not a die"); then the other, still
+    showing the old dice, says die 2 (the three) is a four: die 2 is the six now, so the
+    tap is refused, and nothing changes."""
+    api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil"]})
+    api.table.handle_reading(reading(2, 5, 3, 6, flagged=[1]))
+    rid = api.state()["reading"]["id"]
+    shown = [2, 5, 3, 6]
+    api.post("correct", {"reading": rid, "remove": 1, "seen": shown})     # tablet A
+    before = api.state()
+    assert [d["value"] for d in before["reading"]["dice"]] == [2, 3, 6]
+    out = api.post("correct", {"reading": rid, "die": 2, "value": 4, "seen": shown},
+                   status=409)                                              # tablet B
+    assert "changed on another screen" in out["error"]
+    assert api.post("correct", {"reading": rid, "remove": 0, "seen": shown}, status=409)
+    assert api.state() == before
+    # Looking again, tablet B taps the dice as they are now.
+    after = api.post("correct", {"reading": rid, "die": 1, "value": 4, "seen": [2, 3, 6]})
+    assert after["reading"]["status"] == "scored"
+    assert [d["value"] for d in after["reading"]["dice"]] == [2, 4, 6]
+
+
+def test_seen_must_be_the_list_of_values_shown(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(3, 4, flagged=[1]))
+    rid = api.state()["reading"]["id"]
+    before = api.state()
+    out = api.post("correct", {"reading": rid, "die": 1, "value": 4, "seen": "3,4"}, status=400)
+    assert "'seen'" in out["error"]
+    assert api.state() == before

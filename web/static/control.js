@@ -163,17 +163,20 @@ function openPicker(i, waiting) {
     `<button class="secondary" id="pickcancel">Cancel</button>`;
   p.classList.add("open");
   const id = state.reading.id;
+  // The dice as shown when the picker opened: if another screen takes a die away
+  // meanwhile, "die i" is another die, and the table refuses the tap instead.
+  const seen = state.reading.dice.map((d) => (d.value == null ? null : d.value));
   p.querySelectorAll("[data-value]").forEach((el) => el.addEventListener("click", async () => {
     const value = Number(el.dataset.value);
     const teach = teachable && $("teach").checked;
     closePicker();
     await post("correct", i == null ? { reading: id, add: value } :
-      teach ? { reading: id, die: i, value, teach: true } : { reading: id, die: i, value },
+      teach ? { reading: id, die: i, value, teach: true, seen } : { reading: id, die: i, value, seen },
       $("trayerror"));
   }));
   if (i != null && waiting) $("notadie").addEventListener("click", async () => {
     closePicker();
-    await post("correct", { reading: id, remove: i }, $("trayerror"));
+    await post("correct", { reading: id, remove: i, seen }, $("trayerror"));
   });
   $("pickcancel").addEventListener("click", closePicker);
 }
