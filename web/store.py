@@ -345,11 +345,12 @@ class Store:
             row = self._db.execute("SELECT * FROM readings WHERE id=?", (reading_id,)).fetchone()
         return None if row is None else _reading_row(row)
 
-    def latest_reading(self, game_id: int | None) -> ReadingRow | None:
-        """The newest reading of a game."""
+    def latest_reading(self, game_id: int | None, skip: tuple[str, ...] = ()) -> ReadingRow | None:
+        """The newest reading of a game, leaving out those whose status is in ``skip``."""
+        marks = ", ".join("?" * len(skip))
         with self._lock:
-            row = self._db.execute("SELECT * FROM readings WHERE game IS ? ORDER BY id DESC LIMIT 1",
-                                   (game_id,)).fetchone()
+            row = self._db.execute(f"SELECT * FROM readings WHERE game IS ? AND status NOT IN ({marks}) "
+                                   "ORDER BY id DESC LIMIT 1", (game_id, *skip)).fetchone()
         return None if row is None else _reading_row(row)
 
     def reading_for_action(self, game_id: int, index: int) -> ReadingRow | None:

@@ -262,7 +262,13 @@ class Table:
 
     def _build(self, revision: int) -> dict[str, Any]:
         game_state = self.game.state() if self.game is not None else None
-        reading = self.store.latest_reading(self.game_id) if self.game_id is not None else None
+        # A reading taken when no throw was expected (10000's dice moved aside, the tray
+        # after the game's end) is only mentioned: the throw shown, and tapped to correct
+        # it, stays the last one that was scored or waits.
+        newest = self.store.latest_reading(self.game_id) if self.game_id is not None else None
+        ignored = newest if newest is not None and newest.status == "ignored" else None
+        reading = (self.store.latest_reading(self.game_id, skip=("ignored",))
+                   if ignored is not None else newest)
         waiting = reading is not None and reading.status == "waiting"
         return {
             "revision": revision,
@@ -274,6 +280,8 @@ class Table:
                        "newest_known_dice": self._newest_known(), "die_size": self._die_size()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
+                      "ignored": (f"the camera saw {len(ignored.dice)} dice: {ignored.note}"
+                                  if ignored is not None else None),
                       "teachable": self._teachable(reading) if waiting else [],
                       "picture": reading is not None and (reading.id in self._reading_frames
                                                           or reading.id in self._scored_frames)},

@@ -179,7 +179,24 @@ def test_reading_when_no_throw_is_expected_is_ignored(api: Any) -> None:
     assert api.state()["game"]["finished"]
     api.table.handle_reading(reading(3, 4))
     s = api.state()
-    assert s["reading"]["status"] == "ignored" and s["game"]["finished"]
+    assert s["reading"] is None and s["game"]["finished"]
+    assert s["table"]["ignored"] == "the camera saw 2 dice: no throw was expected"
+
+
+def test_dice_moved_aside_leave_the_scored_throw_to_tap(api: Any) -> None:
+    """10000: the camera reads a throw of six dice, the player moves the scoring dice
+    aside, and the camera sees the four left while no throw is expected. The throw shown
+    on the control page stays the scored one, so a misread noticed now is still one tap."""
+    api.post("games", {"family": "ten_thousand", "players": ["Aino", "Bertil"]})
+    api.table.handle_reading(reading(1, 5, 2, 3, 4, 6))
+    thrown = api.state()["reading"]
+    assert thrown["status"] == "scored"
+    api.table.handle_reading(reading(2, 3, 4, 6))            # two dice moved aside
+    s = api.state()
+    assert s["reading"] == thrown
+    assert s["table"]["ignored"] == "the camera saw 4 dice: no throw was expected"
+    s = api.post("correct", {"reading": thrown["id"], "die": 4, "value": 2})
+    assert [d["value"] for d in s["reading"]["dice"]] == [1, 5, 2, 3, 2, 6]
 
 
 def test_history_page_and_export(api: Any) -> None:

@@ -119,8 +119,10 @@ function dieSizeNote(size) {
 function renderReading(s) {
   const r = s.reading;
   const box = $("reading");
+  // The camera saw dice when no throw was expected: said, but the throw shown stays.
+  const ignored = s.table.ignored ? `<div class="muted" id="ignored">${esc(s.table.ignored)}</div>` : "";
   if (!r) {
-    box.innerHTML = `<span class="muted">No reading yet.</span>`;
+    box.innerHTML = ignored + `<span class="muted">No reading yet.</span>`;
     $("confirm").style.display = "none";
     return;
   }
@@ -129,7 +131,7 @@ function renderReading(s) {
   // A die the camera missed: the throw is short of what the game expects.
   const expected = s.game && s.game.next ? s.game.next.dice : null;
   const short = waiting && expected != null && r.dice.length < expected;
-  box.innerHTML = `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)} · tap a die to correct it</div>` +
+  box.innerHTML = ignored + `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)} · tap a die to correct it</div>` +
     `<div class="dice">` + r.dice.map((d, i) =>
       `<span data-die="${i}" title="${esc(d.reason || "")}">${dieSVG(d.value, d)}</span>`).join("") +
     (short ? `<button class="secondary" id="adddie" title="a die the camera missed">+ missed die</button>` : "") +
