@@ -217,6 +217,7 @@ class Calibration:
         version = data.get("version")
         if isinstance(version, bool) or version != FORMAT_VERSION:
             raise ValueError(f"unknown format version {version!r} (expected {FORMAT_VERSION})")
+        _only(data, _KEYS, "the calibration")
         tray_raw = data.get("tray")
         tray = None
         if tray_raw is not None:
@@ -332,7 +333,26 @@ def _objects(value: Any, name: str) -> list[dict[str, Any]]:
         return []
     if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
         raise ValueError(f"{name}: expected a list of objects, found {str(value)[:80]!r}")
+    for item in value:
+        _only(item, _ENTRY_KEYS[name], name)
     return value
+
+
+# The keys the file holds (Calibration.to_json). The file may be written by hand: a key
+# misspelt there ("die_sise_px") would be left out without a word, and the reader would
+# work without what the person meant to give it.
+_KEYS = frozenset({"version", "tray", "background", "die_size_px", "pip_color",
+                   "picture_faces", "image_size", "known_dice"})
+_ENTRY_KEYS = {"picture_faces": frozenset({"value", "template"}),
+               "known_dice": frozenset({"value", "crop", "source"})}
+
+
+def _only(data: dict[str, Any], keys: frozenset[str], name: str) -> None:
+    """Refuse keys of ``data`` that are not in ``keys``, naming them and ``name``."""
+    unknown = sorted(set(map(str, data)) - keys)
+    if unknown:
+        raise ValueError(f"{name}: unknown key {', '.join(map(repr, unknown))} "
+                         f"(known: {', '.join(sorted(keys))})")
 
 
 def _text(value: Any, name: str) -> str | None:

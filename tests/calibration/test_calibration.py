@@ -122,6 +122,10 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "pip_color": [300, 0, 0]}', "pip_color must be 0-255"),
         ('{"version": 1, "known_dice": "many"}', "known_dice: expected a list of objects"),
         ('{"version": true}', "unknown format version True"),
+        # A misspelt key, once left out without a word: the file seemed to give a size.
+        ('{"version": 1, "die_sise_px": 40}', "unknown key 'die_sise_px'"),
+        ('{"version": 1, "known_dice": [{"value": 2, "crop": "%s", "sorce": "x"}]}' % _CROP,
+         "known_dice: unknown key 'sorce'"),
         # An integer too big for a float once gave numpy's 'ufunc isfinite not supported'.
         ('{"version": 1, "die_size_px": 1%s}' % ("0" * 400), "die_size_px: expected a finite number"),
         ('{"version": 1, "tray": [[0, 0], [1%s, 0], [9, 9]]}' % ("0" * 400),
