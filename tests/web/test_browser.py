@@ -337,3 +337,18 @@ def test_any_family_can_be_started_and_played_from_the_control_page(
         assert "Ten Thousand" in board.inner_text("#board")
         assert server.table.state()["game"]["next"]["player"] == "Bertil"
         context.close()
+
+
+def test_a_double_tap_on_a_button_sends_its_action_once(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#handgo")
+        page.dblclick("#handgo")                 # Aino's throw, tapped twice in a hurry
+        page.wait_for_function(f"document.body.dataset.revision >= {server.table.state()['revision']}")
+        page.wait_for_timeout(300)
+        game = server.table.state()["game"]
+        assert game["next"]["player"] == "Bertil"      # not Bertil's throw scored as well
+        assert [p["score"] for p in game["players"]] == [2, 0, 0]   # one throw of 1 + 1
+        page.close()

@@ -16,13 +16,21 @@ function toast(message) {
   toast.timer = setTimeout(() => t.classList.remove("show"), 5000);
 }
 
+let posting = false;       // a POST is under way: a second tap (a double tap) is not sent
+
 /**
  * POST a JSON action; the answer is the new state (also sent on the live stream).
  * A refusal's message goes to `errBox` (next to the form that sent it) and the toast;
- * a success clears that box. Resolves to the new state, or null when refused.
+ * a success clears that box. Resolves to the new state, or null when refused (or when
+ * another tap's POST is still under way).
  */
 async function post(path, body, errBox) {
   const box = errBox || $("error");
+  if (posting) {
+    toast("still waiting for the table's answer to the last tap");
+    return null;
+  }
+  posting = true;
   try {
     const res = await fetch("/api/" + path, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -40,6 +48,8 @@ async function post(path, body, errBox) {
   } catch (err) {
     showError(box, "no connection to the table: " + err);
     return null;
+  } finally {
+    posting = false;
   }
 }
 
