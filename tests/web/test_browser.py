@@ -352,3 +352,21 @@ def test_a_double_tap_on_a_button_sends_its_action_once(browser: Any, tmp_path: 
         assert game["next"]["player"] == "Bertil"      # not Bertil's throw scored as well
         assert [p["score"] for p in game["players"]] == [2, 0, 0]   # one throw of 1 + 1
         page.close()
+
+
+def test_a_value_picker_opened_on_a_throw_closes_when_a_new_throw_replaces_it(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        server.table.handle_reading(reading(1, 2))       # Aino's, scored
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(server.url + "/control")
+        page.click("#reading [data-die='1'] svg")        # about to correct Aino's 2 ...
+        assert page.is_visible("#picker [data-value='1'] svg")
+        server.table.handle_reading(reading(3, 4))       # ... when Bertil's throw comes in
+        page.wait_for_function(f"document.body.dataset.revision == {server.table.state()['revision']}")
+        # The picker said "Die 2 shows:" beside Bertil's dice: a tap now would change
+        # Aino's throw, which is no longer on the page.
+        assert not page.is_visible("#picker [data-value='1'] svg")
+        assert [p["score"] for p in server.table.state()["game"]["players"]] == [0, 0, 0]
+        page.close()

@@ -4,6 +4,7 @@
 let state = null;
 let families = {};
 let picking = null;        // index of the die whose value picker is open, or "add"
+let pickingReading = null; // the id of the reading that die belongs to
 let handDice = [];         // the throw being entered by hand
 
 function $(id) { return document.getElementById(id); }
@@ -131,6 +132,8 @@ function renderReading(s) {
   const box = $("reading");
   // The camera saw dice when no throw was expected: said, but the throw shown stays.
   const ignored = s.table.ignored ? `<div class="muted" id="ignored">${esc(s.table.ignored)}</div>` : "";
+  // A picker opened on a throw that another has replaced would correct the one gone.
+  if (picking !== null && (!r || r.id !== pickingReading)) closePicker();
   if (!r) {
     box.innerHTML = ignored + `<span class="muted">No reading yet.</span>`;
     $("confirm").style.display = "none";
@@ -162,6 +165,7 @@ function renderReading(s) {
 // waiting reading can also be taken away ("not a die": a pen, a shadow).
 function openPicker(i, waiting) {
   picking = i == null ? "add" : i;
+  pickingReading = state.reading.id;
   const p = $("picker");
   // A logo the reader has not been taught: the value picked can be remembered, so the
   // next throws read that picture by themselves.
