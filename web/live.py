@@ -19,15 +19,16 @@ class LiveServer:
     """``with LiveServer(data_dir) as server:`` serves ``server.url`` until the block ends.
 
     ``server.table`` is the table behind it (no camera unless one is given), so a caller
-    can feed it readings as the camera would.
+    can feed it readings as the camera would. ``port`` 0 is a free one; another server on
+    the port of one that ended is that server restarted.
     """
 
     def __init__(self, data_dir: str | Path, *, camera: Any = None, threads: int = 8,
-                 keep_alive: float = 15.0, calibrator: Any = None) -> None:
+                 keep_alive: float = 15.0, calibrator: Any = None, port: int = 0) -> None:
         self.store = Store(data_dir)
         self.table = Table(self.store, camera=camera, calibrator=calibrator)
         self._server: Any = waitress.create_server(
-            create_app(self.table, keep_alive=keep_alive), host="127.0.0.1", port=0,
+            create_app(self.table, keep_alive=keep_alive), host="127.0.0.1", port=port,
             threads=threads, **WAITRESS_OPTIONS)
         self.port = int(self._server.effective_port)
         self.url = f"http://127.0.0.1:{self.port}"

@@ -370,3 +370,29 @@ def test_a_value_picker_opened_on_a_throw_closes_when_a_new_throw_replaces_it(
         assert not page.is_visible("#picker [data-value='1'] svg")
         assert [p["score"] for p in server.table.state()["game"]["players"]] == [0, 0, 0]
         page.close()
+
+
+def test_the_pages_show_a_restarted_servers_state_even_when_its_revision_is_lower(
+        browser: Any, tmp_path: Path) -> None:
+    # A server started on another data folder (a fresh one, say) counts its revisions
+    # anew: its state is the current one all the same.
+    with LiveServer(tmp_path / "old") as server:
+        port = server.port
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        for _ in range(4):
+            server.table.hand_roll([1, 1])
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        board = context.new_page()
+        board.goto(server.url + "/")
+        control = context.new_page()
+        control.goto(server.url + "/control")
+        control.wait_for_selector("#conn:has-text('live')")
+        board.wait_for_selector("#conn:has-text('live')")
+    with LiveServer(tmp_path / "fresh", port=port) as server:
+        server.table.new_game("sum_chicago", ["Dora", "Eemeli"])
+        assert server.table.state()["revision"] < int(control.evaluate("document.body.dataset.revision"))
+        board.wait_for_function("document.querySelector('#board').innerText.includes('Eemeli')",
+                                timeout=15_000)
+        control.wait_for_function("document.querySelector('#players').innerText.includes('Eemeli')",
+                                  timeout=5_000)
+        context.close()

@@ -364,8 +364,10 @@ function renderGeneric(s) {
   });
 }
 
-function render(s) {
-  if (state && s.revision < state.revision) return;   // an older answer arriving late
+function render(s, current) {
+  // An older answer arriving late; but the stream's first state after a (re)connection
+  // is the server's current one, whatever its revision.
+  if (state && s.revision < state.revision && !current) return;
   state = s;
   document.body.dataset.revision = s.revision;
   renderStatus(s);

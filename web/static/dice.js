@@ -45,11 +45,19 @@ function esc(s) {
 /**
  * Follow the live state over Server-Sent Events. The browser reconnects by itself,
  * sending Last-Event-ID; every event carries the whole state, so nothing else is needed.
+ * onState's second argument is true for the first state of a (re)connection: the
+ * server's current one, even when its revision is below the last seen (a server
+ * started on another data folder counts anew).
  */
 function followState(onState, onStatus) {
   const source = new EventSource("/api/events");
-  source.addEventListener("state", (ev) => onState(JSON.parse(ev.data)));
-  source.onopen = () => onStatus && onStatus(true);
+  let first = true;
+  source.addEventListener("state", (ev) => {
+    const fresh = first;
+    first = false;
+    onState(JSON.parse(ev.data), fresh);
+  });
+  source.onopen = () => { first = true; if (onStatus) onStatus(true); };
   source.onerror = () => onStatus && onStatus(false);
   return source;
 }
