@@ -184,3 +184,68 @@ def test_random_games_draw_without_a_script_error(screens: Any, family: str,
             s.control.wait_for_function("(r) => Number(document.body.dataset.revision) >= r",
                                         arg=revision)
             assert not s.errors, (n, s.errors)
+
+
+LONG_NAMES = ["Maximiliane-Anneliese von Hohenzollern", "Wolfeschlegelsteinhausenbergerdorffvor",
+              "Bartholomew Fitzgerald-Montgomery III", "Aino"]
+
+
+def _names(n: int) -> list[str]:
+    return [(LONG_NAMES[i % 4] + str(i))[-40:] if i >= 4 else LONG_NAMES[i] for i in range(n)]
+
+
+def _play_a_while(server: LiveServer, throws: int) -> None:
+    """Throws by hand (1 1 1 2 3 4, the last as many as are thrown); Pub Chicago's players stop after one and its leader
+    announces; 10000's players keep what scores and bank."""
+    table = server.table
+    for _ in range(throws):
+        game = table.state()["game"]
+        assert not game["finished"]
+        nxt = game["next"]
+        acts, player = nxt["actions"], nxt.get("player")
+        if game["family"] == "pub_chicago" and "announce" in acts and "roll" not in acts:
+            table.act({"type": "announce", "player": game["round"]["leader"],
+                       "ones": 100, "sixes": 60, "order": "high"})
+        elif game["family"] == "pub_chicago" and "done" in acts:
+            table.act({"type": "done", "player": player})
+        elif game["family"] == "ten_thousand" and "set_aside" in acts:
+            table.act({"type": "set_aside", "player": player, "dice": [1, 1, 1]})
+            table.act({"type": "bank", "player": player})
+        else:
+            table.hand_roll([1, 1, 1, 2, 3, 4][-nxt["dice"]:])
+
+
+# Every player, whatever the name, stays on the TV: the board's left column does not
+# push the table aside, and no row or column of the table is cut off by the panel.
+@pytest.mark.parametrize("family, players, options, throws", [
+    ("sum_chicago", 6, {}, 9),
+    ("sum_chicago", 40, {}, 45),
+    ("pub_chicago", 6, {"variant": "basis"}, 9),
+    ("pub_chicago", 40, {"variant": "bayrisch"}, 70),
+    ("ten_thousand", 8, {"opening": 0}, 13),
+    ("card_chicago", 10, {}, 0),
+])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_long_names_and_many_players_stay_on_the_tv(
+        browser: Any, tmp_path: Path, family: str, players: int, options: dict[str, Any],
+        throws: int, size: tuple[int, int]) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game(family, _names(players), options)
+        _play_a_while(server, throws)
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+        outside = page.evaluate("""() => {
+            const panel = document.querySelector('#board .panel').getBoundingClientRect();
+            const left = document.querySelector('#board > div').getBoundingClientRect();
+            const out = [];
+            if (left.right > panel.left) out.push('left column ' + left.right + ' > ' + panel.left);
+            for (const cell of document.querySelectorAll('#board .panel table:first-of-type td, #board .panel table:first-of-type th')) {
+              const r = cell.getBoundingClientRect();
+              if (r.right > panel.right + 1 || r.bottom > panel.bottom + 1)
+                out.push(cell.innerText.slice(0, 20) + ' at ' + Math.round(r.right) + ',' + Math.round(r.bottom));
+            }
+            return [out.length, out.slice(0, 5)];
+        }""")
+        assert outside == [0, []], f"{family}: cut off: {outside} (panel at {size})"
+        page.close()

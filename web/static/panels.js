@@ -96,7 +96,7 @@ function tenThousandPanel(game, state) {
   const scale = rowScale(game.players.length, 5);
   let right = `<table class="scores tt" style="font-size:${(4.4 * scale).toFixed(2)}vh">` + game.players.map((p) => {
     const share = Math.max(0, Math.min(1, p.score / game.target));
-    return `<tr class="${p.name === current ? "current" : ""}"><td>${esc(p.name)}` +
+    return `<tr class="${p.name === current ? "current" : ""}"><td><span class="name">${esc(p.name)}</span>` +
       (p.opened || !game.opening ? "" : ` <small class="muted">not opened</small>`) +
       (p.farkles_in_a_row ? ` <small class="warn">${"✗".repeat(p.farkles_in_a_row)}</small>` : "") +
       `<div class="bar"><i style="width:${(100 * share).toFixed(1)}%"></i></div></td>` +
@@ -200,7 +200,7 @@ function pubChicagoPanel(game, state) {
     if (r && sandRound) tags.push(r.sand ? `<span class="tag">Sand</span>` : `<span class="tag muted">no Sand</span>`);
     if (p.status === "loser") tags.push(`<span class="tag bad">loser</span>`);
     else if (out && p.status !== "playing") tags.push(`<span class="tag muted">${p.status === "chicago" ? "out by Chicago" : "safe"}</span>`);
-    right += `<tr class="${name === next.player ? "current" : ""}${out ? " out" : ""}"><td>${esc(name)}</td>` +
+    right += `<tr class="${name === next.player ? "current" : ""}${out ? " out" : ""}"><td><span class="name">${esc(name)}</span></td>` +
       `<td>${lids ? tokens(p.score, "lid") + `<small>${p.score}</small>` : `<span class="strokes">${"|".repeat(p.score)}</span><small>${p.score}</small>`}</td>` +
       `<td>${r ? r.dice.map((v) => dieSVG(v, { cls: "small" })).join("") : ""}</td>` +
       `<td class="big">${r && r.value != null && !sandRound ? r.value : ""}</td><td>${tags.join(" ")}</td></tr>`;
@@ -271,7 +271,7 @@ function cardChicagoPanel(game, state) {
     if (p.buy_stop) badges.push(`<span class="tag bad">buy stop</span>`);
     if (p.chicago) badges.push(`<span class="tag gold">★ Chicago</span>`);
     const cur = p.name === next.player || p.name === game.winner;
-    return `<tr class="${cur ? "current" : ""}"><td>${esc(p.name)} ${badges.join(" ")}` +
+    return `<tr class="${cur ? "current" : ""}"><td><span class="name">${esc(p.name)}</span> ${badges.join(" ")}` +
       `<div class="bar"><i style="width:${(100 * share).toFixed(1)}%"></i></div></td>` +
       `<td class="tricks">${tricks[p.name] ? "▮".repeat(tricks[p.name]) + `<small>${plural(tricks[p.name], "trick")}</small>` : ""}</td>` +
       `<td class="muted">${p.deal_points ? (p.deal_points > 0 ? "+" : "") + p.deal_points : ""}</td>` +

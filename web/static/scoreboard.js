@@ -84,7 +84,7 @@ function genericPanel(game, state) {
   if (dice.length) left += `<div class="roll">${dice.map((v) => dieSVG(v)).join("")}</div>`;
   const current = game.next && game.next.player;
   let right = `<table class="scores">` + game.players.map((p) =>
-    `<tr><td class="${p.name === current ? "current" : ""}">${esc(p.name)}</td>` +
+    `<tr><td class="${p.name === current ? "current" : ""}"><span class="name">${esc(p.name)}</span></td>` +
     `<td class="big">${esc(p.score)}</td></tr>`).join("") + `</table>`;
   if (game.help && game.help.length) right += `<p class="muted">${esc(game.help[0])}</p>`;
   return [left, right];
