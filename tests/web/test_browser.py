@@ -396,3 +396,17 @@ def test_the_pages_show_a_restarted_servers_state_even_when_its_revision_is_lowe
         control.wait_for_function("document.querySelector('#players').innerText.includes('Eemeli')",
                                   timeout=5_000)
         context.close()
+
+
+def test_the_control_and_history_pages_fit_a_phone_with_long_names(
+        browser: Any, tmp_path: Path) -> None:
+    long = "Wolfeschlegelsteinhausenbergerdorffvoral"       # 40 letters, no space
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("ten_thousand", [long, "Maximiliane-Anneliese von Hohenzollern"],
+                              {"opening": 0})
+        page = browser.new_page(viewport={"width": 375, "height": 812})
+        for path in ("/control", "/history"):
+            page.goto(server.url + path)
+            page.wait_for_timeout(300)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
+        page.close()
