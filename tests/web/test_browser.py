@@ -410,3 +410,25 @@ def test_the_control_and_history_pages_fit_a_phone_with_long_names(
             page.wait_for_timeout(300)
             assert page.evaluate("document.documentElement.scrollWidth") <= 375, path
         page.close()
+
+
+def test_a_die_is_corrected_from_the_keyboard(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        server.table.handle_reading(reading(1, 2))
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#reading [data-die='1'] svg")
+        # The dice one taps are buttons: reached with Tab, pressed with Enter.
+        for selector in ("#reading [data-die]", "#hand [data-hand]"):
+            assert page.eval_on_selector(selector, "el => el.tagName") == "BUTTON", selector
+        page.focus("#reading [data-die='1']")
+        page.keyboard.press("Enter")
+        page.focus("#picker [data-value='1']")
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelectorAll('#reading [data-die] svg')[1]"
+                               "?.getAttribute('data-value') === '1'", timeout=10_000)
+        assert [p["score"] for p in server.table.state()["game"]["players"]] == [2, 0, 0]
+        # and the new player's name field says what it is for.
+        assert page.get_attribute("#joinname", "aria-label")
+        page.close()

@@ -146,7 +146,7 @@ function renderReading(s) {
   const short = waiting && expected != null && r.dice.length < expected;
   box.innerHTML = ignored + `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)} · tap a die to correct it</div>` +
     `<div class="dice">` + r.dice.map((d, i) =>
-      `<span data-die="${i}" title="${esc(d.reason || "")}">${dieSVG(d.value, d)}</span>`).join("") +
+      `<button type="button" class="diebutton" data-die="${i}" title="${esc(d.reason || "")}">${dieSVG(d.value, d)}</button>`).join("") +
     (short ? `<button class="secondary" id="adddie" title="a die the camera missed">+ missed die</button>` : "") +
     `</div>` +
     // The throw as the camera saw it, dice boxed and numbered as above: which die is which.
@@ -173,7 +173,7 @@ function openPicker(i, waiting) {
   const what = i == null ? "The missed die shows:" :
     teachable ? `Die ${i + 1} shows a picture; it stands for:` : `Die ${i + 1} shows:`;
   p.innerHTML = `<span class="muted">${what}</span>` + [1, 2, 3, 4, 5, 6].map((v) =>
-    `<span data-value="${v}">${dieSVG(v)}</span>`).join("") +
+    `<button type="button" class="diebutton" data-value="${v}">${dieSVG(v)}</button>`).join("") +
     (teachable ? `<label class="teach"><input type="checkbox" id="teach" checked> remember this picture</label>` : "") +
     (i != null && waiting ? `<button class="secondary" id="notadie">Not a die</button>` : "") +
     `<button class="secondary" id="pickcancel">Cancel</button>`;
@@ -276,7 +276,7 @@ function renderHand(s) {
   const n = s.game && s.game.next ? s.game.next.dice || 0 : 0;
   if (handDice.length !== n) handDice = Array(n).fill(1);
   const box = $("hand");
-  box.innerHTML = n ? handDice.map((v, i) => `<span data-hand="${i}">${dieSVG(v)}</span>`).join("") +
+  box.innerHTML = n ? handDice.map((v, i) => `<button type="button" class="diebutton" data-hand="${i}">${dieSVG(v)}</button>`).join("") +
     `<button id="handgo">Score this throw</button>` : `<span class="muted">No throw expected.</span>`;
   box.querySelectorAll("[data-hand]").forEach((el) => el.addEventListener("click", () => {
     const i = Number(el.dataset.hand);

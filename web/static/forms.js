@@ -79,7 +79,7 @@ function pubChicagoForm(box, game, s, ui) {
     html += `<div class="muted">${tap ? "Tap a die to set it aside" : "The dice"}` +
       (turn.kept.length ? " (outlined: set aside)" : "") + `</div><div class="dice row">` +
       turn.kept.map((v) => dieSVG(v, { cls: "aside" })).join("") +
-      turn.loose.map((v) => (tap ? `<span data-aside="${v}">${dieSVG(v)}</span>` : dieSVG(v))).join("") + `</div>`;
+      turn.loose.map((v) => (tap ? `<button type="button" class="diebutton" data-aside="${v}">${dieSVG(v)}</button>` : dieSVG(v))).join("") + `</div>`;
   }
   const row = [];
   if (can(game, "turn_sixes")) row.push(`<button data-type="turn_sixes">Turn two sixes into a one</button>`);
