@@ -273,7 +273,11 @@ class Game:
             if action.type == "undo":
                 target = self._undo_target()
                 order = [i for i in self._in_force if i != target]
-                return action, self._replay(order, self._in_force.index(target))
+                # Taking back a correction gives its roll the dice it had before: the game
+                # changes from that roll on, not from the correction.
+                undone = self._parsed[target]
+                first = undone.fields["action"] if undone.type == "correct" else target
+                return action, self._replay(order, self._in_force.index(first))
             if action.type == "correct":
                 return action, self._plan_correct(action)
             self._verify(action)

@@ -101,3 +101,21 @@ def test_the_examples_in_the_docstrings_hold(module):
 
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_undoing_a_correction_checks_again_the_actions_after_its_roll():
+    # The first correction drops the set_aside of a 5 that is no longer there; the
+    # second gives the 5 back. Undoing the second must drop it again, not score it.
+    game = new_game("ten_thousand", ["Aino", "Bertil"], {"opening": 0})
+    for action in ({"type": "roll", "player": "Aino", "dice": [1, 5, 2, 3, 4, 6]},
+                   {"type": "set_aside", "player": "Aino", "dice": [1, 5]},
+                   {"type": "bank", "player": "Aino"},
+                   {"type": "correct", "action": 0, "dice": [1, 2, 2, 3, 4, 6]}):
+        game.apply(action)
+    before = {**game.state(), "actions": None}
+    game.apply({"type": "correct", "action": 0, "dice": [1, 5, 2, 3, 4, 6]})
+    assert game.state()["players"][0]["score"] == 150
+    game.apply({"type": "undo"})
+    assert {**game.state(), "actions": None} == before
+    assert [d["action"] for d in before["dropped"]] == [1, 2]
+    assert load_game(game.to_file()).state() == game.state()
