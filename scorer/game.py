@@ -105,6 +105,8 @@ class Replayed:
     forced: set[int]
     turns: dict[int, Hashable]
     snapshot: "Snapshot | None"
+    #: the turn keys the replay compared with, when not the game's own (an undone correction)
+    logged: "list[Hashable] | None" = None
 
 
 #: A replay keeps a copy of its state every this many actions near the end of the log,
@@ -160,6 +162,7 @@ class Game:
         self._log: list[dict[str, Any]] = []
         self._parsed: list[Action] = []
         self._turns: list[Hashable] = []     # the turn each action was made in, when it came
+        self._retimed: dict[int, dict[int, Hashable]] = {}  # correction -> the keys it replaced
         self._in_force: list[int] = []      # log indices not undone (actions and corrections)
         self._dropped: list[Dropped] = []   # from the latest replay
         self._forced: set[int] = set()      # actions before which the latest replay ended a turn
@@ -250,6 +253,8 @@ class Game:
         action, replayed = self._plan(raw)
         self._log.append(dict(raw))
         self._parsed.append(action)
+        if replayed is not None and replayed.logged is not None:
+            self._turns = list(replayed.logged)
         self._turns.append(self.rules.turn_key(self._state) if replayed is None else None)
         if action.type == "undo":
             self._in_force.remove(self._undo_target())
@@ -261,7 +266,10 @@ class Game:
             self._state, self._dropped, self._forced = replayed.state, replayed.dropped, replayed.forced
             self._snapshot = replayed.snapshot
             # Keys from now on describe the game as replayed, so later replays compare
-            # like with like.
+            # like with like; a correction keeps the keys it replaced, for its undo.
+            if action.type == "correct":
+                self._retimed[action.index] = {i: self._turns[i] for i, key in replayed.turns.items()
+                                               if self._turns[i] != key}
             for i, key in replayed.turns.items():
                 self._turns[i] = key
 
@@ -276,8 +284,14 @@ class Game:
                 # Taking back a correction gives its roll the dice it had before: the game
                 # changes from that roll on, not from the correction.
                 undone = self._parsed[target]
-                first = undone.fields["action"] if undone.type == "correct" else target
-                return action, self._replay(order, self._in_force.index(first))
+                if undone.type != "correct":
+                    return action, self._replay(order, self._in_force.index(target))
+                # ... and the turns are those the game had before the correction.
+                logged = list(self._turns)
+                for i, key in self._retimed[target].items():
+                    logged[i] = key
+                return action, self._replay(order, self._in_force.index(undone.fields["action"]),
+                                            turn_keys=logged)
             if action.type == "correct":
                 return action, self._plan_correct(action)
             self._verify(action)
@@ -322,13 +336,15 @@ class Game:
                 raise Refusal(f"the corrected roll {target} is illegal: {d.reason}")
         return replayed
 
-    def _replay(self, order: Sequence[int], changed: int, pending: Action | None = None
-                ) -> "Replayed":
+    def _replay(self, order: Sequence[int], changed: int, pending: Action | None = None,
+                turn_keys: list[Hashable] | None = None) -> "Replayed":
         """Play the actions at ``order`` (log indices) from the start, corrections applied.
 
         The first ``changed`` positions of ``order`` are as they were when each action
-        was checked live, so they are acted on without checking again.
+        was checked live, so they are acted on without checking again. ``turn_keys``:
+        the turn each action was made in, when not the game's own.
         """
+        keys = self._turns if turn_keys is None else turn_keys
         parsed = self._parsed + ([pending] if pending is not None else [])
         dice: dict[int, tuple[int, ...]] = {}
         last_correction = -1
@@ -358,7 +374,7 @@ class Game:
                 continue
             if i in dice:
                 action = action.with_dice(dice[i])
-            logged = self._turns[i] if i < len(self._turns) else None
+            logged = keys[i] if i < len(keys) else None
             now = rules.turn_key(state)
             if logged is not None and i < last_correction:
                 # Only actions logged before the latest correction can belong to a turn it
@@ -407,7 +423,8 @@ class Game:
             dropping = action.player
             if action.player is not None and action.player == rules.current_player(state):
                 rules.end_turn(state)
-        return Replayed(state, dropped, forced, turns, snapshot or self._snapshot)
+        return Replayed(state, dropped, forced, turns, snapshot or self._snapshot,
+                        None if turn_keys is None else list(keys))
 
     def _resume(self, order: Sequence[int], trusted: int
                 ) -> tuple[int, Any, dict[Hashable, Hashable]]:

@@ -119,3 +119,33 @@ def test_undoing_a_correction_checks_again_the_actions_after_its_roll():
     assert {**game.state(), "actions": None} == before
     assert [d["action"] for d in before["dropped"]] == [1, 2]
     assert load_game(game.to_file()).state() == game.state()
+
+
+def test_undoing_a_correction_gives_back_the_turns_before_it():
+    # Found by a random game: the correction of action 10 re-timed the turns, and the one
+    # of action 16 again; undoing the latter must leave the game as it was before it.
+    game = new_game("pub_chicago", ["A", "B"], {"variant": "tschigg"})
+    for action in (
+            {"type": "roll", "player": "A", "dice": [1, 3, 3]},
+            {"type": "announce", "player": "A", "sand": True},
+            {"type": "roll", "player": "B", "dice": [4, 3, 1]},
+            {"type": "roll", "player": "B", "dice": [6, 3, 1]},
+            {"type": "roll", "player": "B", "dice": [5, 5, 2]},
+            {"type": "set_aside", "player": "B", "dice": [2]},
+            {"type": "announce", "player": "B", "ones": 100, "sixes": 6, "order": "high"},
+            {"type": "roll", "player": "A", "dice": [3, 1, 4]},
+            {"type": "set_aside", "player": "A", "dice": [3, 1, 4]},
+            {"type": "done", "player": "A"},
+            {"type": "correct", "action": 7, "dice": [6, 4, 6]},
+            {"type": "roll", "player": "B", "dice": [4, 6, 6]},
+            {"type": "announce", "player": "B", "ones": 1, "sixes": 60, "order": "low"},
+            {"type": "roll", "player": "A", "dice": [3, 4, 6]},
+            {"type": "correct", "action": 13, "dice": [2, 1, 3]},
+            {"type": "undo"}):
+        game.apply(action)
+    before = {**game.state(), "actions": None}
+    assert before["finished"] and before["loser"] == "B"
+    game.apply({"type": "correct", "action": 2, "dice": [3, 5, 3]})
+    game.apply({"type": "undo"})
+    assert {**game.state(), "actions": None} == before
+    assert load_game(game.to_file()).state() == game.state()
