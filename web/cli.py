@@ -110,6 +110,9 @@ def replay(args: argparse.Namespace) -> int:
         return _fail(f"{path}: not UTF-8 text")
     except ValueError as exc:
         return _fail(f"{path}: not valid JSON ({exc})")
+    except RecursionError:
+        # Python's JSON decoder gives up on arrays or objects nested a few thousand deep.
+        return _fail(f"{path}: not a game file (JSON nested too deeply)")
     try:
         game = scorer.load_game(data)
         state = game.state()

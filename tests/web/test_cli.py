@@ -47,6 +47,15 @@ def test_replay_of_a_broken_game_names_the_problem(tmp_path: Path, capsys: Any, 
     assert words in err and path in err and len(err.strip().splitlines()) == 1
 
 
+def test_replay_of_json_nested_too_deeply_is_refused_in_one_line(tmp_path: Path,
+                                                                  capsys: Any) -> None:
+    path = write(tmp_path, "[" * 100_000 + "]" * 100_000)
+    assert main(["replay", path]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and path in err and "nested too deeply" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_replay_of_a_missing_file(tmp_path: Path, capsys: Any) -> None:
     assert main(["replay", str(tmp_path / "nope.json")]) == 2
     assert "nope.json" in capsys.readouterr().err
