@@ -86,6 +86,9 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
             data = json.loads(raw)
         except ValueError as exc:
             raise BadRequest(f"malformed JSON: {exc}") from None
+        except RecursionError:
+            # Python's JSON decoder gives up on arrays or objects nested a few hundred deep.
+            raise BadRequest("malformed JSON: nested too deeply") from None
         if not isinstance(data, dict):
             raise BadRequest("the request body must be a JSON object")
         return data

@@ -14,6 +14,7 @@ from web.fakes import reading
 BAD = [
     ("roll", "{not json", "malformed JSON"),
     ("roll", "[1, 2]", "JSON object"),
+    ("action", "[" * 100_000 + "]" * 100_000, "nested too deeply"),
     ("roll", {}, "'dice'"),
     ("roll", {"dice": [7, 1]}, "die value 7"),
     ("roll", {"dice": [0, 1]}, "die value 0"),
