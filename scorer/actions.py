@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, TypeGuard
 
 from .errors import Refusal
 
@@ -29,6 +29,22 @@ def parse_dice(value: Any, what: str = "dice") -> tuple[int, ...]:
         if not 1 <= die <= 6:
             raise Refusal(f"die value {die} is outside 1..6")
     return tuple(value)
+
+
+def is_name(value: Any) -> TypeGuard[str]:
+    """Whether ``value`` can be a player's name: a string of 1 to 40 characters, not only
+    spaces, and text (JSON can escape a lone surrogate, which no file or page can carry).
+
+    >>> is_name("Aino"), is_name("  "), is_name("A\\ud800")
+    (True, False, False)
+    """
+    if not isinstance(value, str) or not 1 <= len(value) <= 40 or not value.strip():
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from .actions import Action
+from .actions import Action, is_name
 from .errors import Refusal
 from .rules import Rules
 
@@ -154,7 +154,7 @@ class SumChicagoRules(Rules[SumChicagoState]):
 
     def _verify_join(self, state: SumChicagoState, action: Action) -> None:
         name = action.player
-        if not isinstance(name, str) or not 1 <= len(name) <= 40 or not name.strip():
+        if not is_name(name):
             raise Refusal(f"a name is 1 to 40 characters, not {name!r}")
         if name in state.seats:
             raise Refusal(f"{name} is already in the game")

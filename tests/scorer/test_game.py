@@ -149,3 +149,14 @@ def test_undoing_a_correction_gives_back_the_turns_before_it():
     game.apply({"type": "undo"})
     assert {**game.state(), "actions": None} == before
     assert load_game(game.to_file()).state() == game.state()
+
+
+def test_a_name_must_be_text_that_a_file_can_carry():
+    # JSON's "\ud800" decodes to a lone surrogate, which UTF-8 (and so the printed
+    # state, a page, an exported file read back) cannot carry.
+    with pytest.raises(scorer.GameFileError, match=r"players\[1\]"):
+        new_game("sum_chicago", ["Aino", "Bertil\ud800"])
+    game = new_game("sum_chicago", ["Aino", "Bertil"])
+    with pytest.raises(IllegalAction, match="1 to 40 characters"):
+        game.apply({"type": "join", "player": "Cecilia\ud800"})
+    game.apply({"type": "join", "player": "Åsa 🎲"})

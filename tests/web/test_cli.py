@@ -37,6 +37,8 @@ def test_replay_prints_the_final_state(tmp_path: Path, capsys: Any) -> None:
      "action 0 (roll by Bertil)"),
     ({**GAME, "options": {"dice": 5}}, "options.dice"),
     ("{broken", "not valid JSON"),
+    # A lone surrogate (escaped in JSON) is no text: the state could not be printed.
+    ('{"family": "sum_chicago", "players": ["Aino\\ud800", "Bertil"]}', "players[0]"),
 ])
 def test_replay_of_a_broken_game_names_the_problem(tmp_path: Path, capsys: Any, game: Any,
                                                    words: str) -> None:
