@@ -137,6 +137,8 @@ class SumChicagoRules(Rules[SumChicagoState]):
             return
         if state.finished:
             raise Refusal("the game is over")
+        if action.player is None:
+            raise Refusal(f"a {action.type} needs 'player'")
         if action.type == "leave":
             if action.player not in state.active:
                 raise Refusal(f"{action.player} has already left")

@@ -36,6 +36,8 @@ def test_replay_prints_the_final_state(tmp_path: Path, capsys: Any) -> None:
     ({**GAME, "actions": [{"type": "roll", "player": "Bertil", "dice": [1, 1]}]},
      "action 0 (roll by Bertil)"),
     ({**GAME, "options": {"dice": 5}}, "options.dice"),
+    ({**GAME, "actions": [{"type": "roll", "dice": [1, 1]}]}, "action 0 (roll): a roll needs 'player'"),
+    ({**GAME, "actions": [{"type": "leave"}]}, "action 0 (leave): a leave needs 'player'"),
     ("{broken", "not valid JSON"),
     # A lone surrogate (escaped in JSON) is no text: the state could not be printed.
     ('{"family": "sum_chicago", "players": ["Aino\\ud800", "Bertil"]}', "players[0]"),
