@@ -115,7 +115,8 @@ class Calibrator:
         from vision.changed import tray_shift
 
         height, width = frame.shape[:2]
-        cal = self.calibration.for_frame(width, height) if self.calibration is not None else None
+        base = self.calibration
+        cal = base.for_frame(width, height) if base is not None else None
         if cal is None or cal.background is None or cal.background.shape != frame.shape:
             self.view_changed = False
             return
@@ -138,7 +139,8 @@ class Calibrator:
             self.view_changed = True
             return
         try:
-            self._change((width, height), tray=tray, background=frame.copy())
+            if not self._change((width, height), since=base, tray=tray, background=frame.copy()):
+                return  # the page marked or took the tray meanwhile: a person's word stands
         except OSError as exc:
             log.warning("the tray moved by (%.0f, %.0f) px but the calibration could not be "
                         "saved: %s", dx, dy, exc)
@@ -336,20 +338,29 @@ class Calibrator:
         taught = self.calibration.picture_faces if self.calibration is not None else ()
         self._change(picture_faces=taught + (face,))
 
-    def _change(self, image_size: tuple[int, int] | None = None, **fields: Any) -> None:
+    def _change(self, image_size: tuple[int, int] | None = None, *,
+                since: Calibration | None = None, **fields: Any) -> bool:
         """Save the calibration with ``fields`` changed, then read with it; a file that
         cannot be written raises ``OSError`` and changes nothing.
 
         ``image_size`` is the size of the frames the new fields were taken from: what the
         calibration already holds is first brought to that size (``for_frame``), so an
-        outline marked at another resolution is not taken for one in these pixels."""
+        outline marked at another resolution is not taken for one in these pixels.
+
+        ``since`` is the calibration the fields were worked out from, when that took a
+        while outside the lock (the camera's thread following a bumped tray reads a frame
+        first): if another change was saved meanwhile, nothing is changed and False is
+        returned, so the older judgement is not written over the newer one."""
         with self._saving:   # the camera's thread follows a bumped tray; pages teach
+            if since is not None and self.calibration is not since:
+                return False
             new = self.calibration or Calibration()
             if image_size is not None:
                 new = dataclasses.replace(new.for_frame(*image_size), image_size=image_size)
             new = dataclasses.replace(new, **fields)
             save_calibration(new, self.path)
             self.calibration = new
+            return True
 
 
 def _scale(old: Sequence[tuple[float, float]], new: Sequence[tuple[float, float]]) -> float:

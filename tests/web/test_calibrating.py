@@ -698,6 +698,31 @@ def test_dice_by_the_moved_wall_are_not_taken_into_the_empty_trays_picture(tmp_p
     assert calibrator.calibration is before
 
 
+def test_an_outline_marked_while_a_bumped_tray_is_followed_is_kept(tmp_path: Path) -> None:
+    """The camera's thread finds the tray bumped and checks the moved outline with a read
+    (tens of ms on a Pi); the control page saves a new outline meanwhile (the person saw
+    the tray moved and marked it again). The person's outline stands: the old one, moved,
+    must not be written over it when the check ends."""
+    from calibration import Calibration
+    from vision.reader import Reading
+
+    marked = [[40, 30], [290, 30], [290, 210], [40, 210]]
+
+    def marks_meanwhile(frame: np.ndarray, cal: Any) -> Reading:
+        if cal is not None and cal.tray is not None and cal.tray[0] != (20.0, 20.0):
+            calibrator.set_tray(marked, (320, 240))      # the page's save lands now
+        return Reading((), 1.0)
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=marks_meanwhile)
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.read(_bumped(_bare_tray(3), 14, -6))
+    expected = tuple((float(x), float(y)) for x, y in marked)
+    assert calibrator.calibration.tray == expected
+    assert load_calibration(calibrator.path).tray == expected
+    assert calibrator.followed == 0
+
+
 def test_an_empty_tray_unlike_its_picture_says_the_view_has_changed(tmp_path: Path) -> None:
     """Read empty, the tray looks unlike its picture in a way no shift undoes (the camera
     was turned or raised, another tray): the outline is likely stale, and a person is
