@@ -76,6 +76,8 @@ class Calibrator:
         self.die_sizes = DieSizeEvidence()
         """The dice read surely since the die size was last forgotten (kept in memory only:
         a restart measures again), while the calibration has no die size."""
+        self._sizes_in: tuple[int, int] | None = None
+        """The size (width, height) of the frames :attr:`die_sizes` were seen in."""
         self.size_check = SizeCheck()
         """How big the dice of the latest throws looked against the calibrated die size."""
         self.stale_size: str | None = None
@@ -301,6 +303,10 @@ class Calibrator:
                      "measuring them again", len(check.ratios), stale, cal.die_size_px)
             self._measure_afresh(stale)
             return
+        if image_size != self._sizes_in:
+            # Dice seen in frames of another size (the camera's resolution changed) were
+            # so many other pixels across: a size made of both would fit neither.
+            self.die_sizes, self._sizes_in = DieSizeEvidence(), image_size
         faces = [face_of(d["box"]) for d in dice
                  if d.get("box") is not None and d.get("value") is not None and not d.get("flagged")]
         self.die_sizes = self.die_sizes.with_throw(faces)

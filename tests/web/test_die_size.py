@@ -288,3 +288,22 @@ def test_a_stale_size_that_cannot_be_forgotten_on_disk_is_forgotten_at_the_next_
     size = state["camera"]["die_size"]
     assert size["px"] is None and size["stale"] == "bigger"
     assert load_calibration(scene.calibrator.path).die_size_px is None
+
+
+def test_dice_measured_in_frames_of_another_size_are_not_taken_for_these_pixels(
+        tmp_path: Path) -> None:
+    """The camera's resolution changes between throws while the size is measured (a USB
+    camera unplugged and back at 1280×960, say): the dice seen at 640×480 were half as
+    many pixels across, and a size made of them and saved for 1280×960 frames would cut
+    every die at half its size there."""
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    calibrator.measure_dice([die_json(d) for d in _dice(40, 41, 39, 40, 40).dice], (640, 480))
+    calibrator.measure_dice([die_json(d) for d in _dice(40, 40, 41, 39).dice], (640, 480))
+    calibrator.measure_dice([die_json(d) for d in _dice(80).dice], (1280, 960))
+    size = calibrator.calibration.die_size_px if calibrator.calibration is not None else None
+    assert size is None or size == pytest.approx(80.0, rel=0.15)
+    for _ in range(MIN_THROWS):
+        calibrator.measure_dice([die_json(d) for d in _dice(80, 81, 79).dice], (1280, 960))
+    assert calibrator.calibration is not None
+    assert calibrator.calibration.die_size_px == pytest.approx(80.0, rel=0.05)
+    assert calibrator.calibration.image_size == (1280, 960)
