@@ -196,8 +196,10 @@ class Calibrator:
             self._change(background=None)
             self.view_changed = False
             return
-        # Read without the old picture, which would hide what lay in the tray then.
-        plain = dataclasses.replace(self.calibration, background=None) if self.calibration else None
+        # Read without the old picture, which would hide what lay in the tray then, and
+        # without the die size: cut at a stale one (bigger dice now), dice go unseen.
+        plain = (dataclasses.replace(self.calibration, background=None, die_size_px=None)
+                 if self.calibration else None)
         seen = len(self._reader()(frame, plain).dice)
         if seen:
             raise TrayNotEmpty(f"the tray is not empty: the camera sees {seen} "

@@ -480,6 +480,29 @@ def test_a_tray_with_dice_in_it_is_not_taken_for_the_empty_tray(data_dir: Path, 
         assert not calibrator.path.exists()
 
 
+def test_dice_of_another_size_than_the_calibrated_one_are_seen_in_the_empty_tray(
+        tmp_path: Path) -> None:
+    """The family took bigger dice (or lowered the camera): the size measured before is
+    half the dice's now, and cut at it the reader finds no die at all. "Take the empty
+    tray" must still see the dice left in the tray, not keep them in its picture."""
+    import dataclasses
+
+    from calibration import Calibration
+    from vision.reader import read_dice
+    from vision.sim import TrayStyle, render_tray
+    from web.calibrating import TrayNotEmpty
+
+    rng = np.random.default_rng(0)
+    style = dataclasses.replace(TrayStyle.random(rng, (640, 480)), clutter=0)
+    frame, truth = render_tray(rng, [3], (640, 480), style=style)
+    stale = Calibration(die_size_px=0.5 * truth[0].side, image_size=(640, 480))
+    assert not read_dice(frame, stale).dice            # cut at the old size: unseen
+    calibrator = Calibrator(tmp_path / "calibration.json", stale)
+    with pytest.raises(TrayNotEmpty, match="sees 1 die"):
+        calibrator.take_empty_tray(frame)
+    assert calibrator.calibration is stale and not calibrator.path.exists()
+
+
 @pytest.mark.parametrize("body", [{}, {"take": "yes"}, {"take": 1}, {"take": None}])
 def test_a_bad_empty_tray_request_is_refused_and_changes_nothing(
         camera_api: Any, calibrator: Calibrator, body: dict[str, Any]) -> None:
