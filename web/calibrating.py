@@ -50,6 +50,10 @@ KEEP_FRAMES = 4
 # An outline marked again more than this much bigger or smaller (as a length) than the
 # last: the camera was raised or lowered, and the die size measured before is stale.
 RESCALED = 0.1
+# A shift found against the empty tray's picture that the outline, marked again since,
+# already made (its centre moved within this share of the shift's length of it): the
+# person marked the tray where a knock had put it, and only the picture is out of date.
+REMARKED_NEAR = 0.5
 
 
 class TrayNotEmpty(ValueError):
@@ -73,6 +77,9 @@ class Calibrator:
         a shift does not undo: the camera was turned or raised since the tray was marked."""
         self.followed = 0
         """How many times the tray was found moved, and its outline and picture followed."""
+        self._remarked: tuple[float, float] | None = None
+        """How far marking the outline again moved its centre since the empty tray's
+        picture was taken (``None``: not marked since, or found in register since)."""
         self.die_sizes = DieSizeEvidence()
         """The dice read surely since the die size was last forgotten (kept in memory only:
         a restart measures again), while the calibration has no die size."""
@@ -119,15 +126,25 @@ class Calibrator:
         height, width = frame.shape[:2]
         base = self.calibration
         cal = base.for_frame(width, height) if base is not None else None
-        if cal is None or cal.background is None or cal.background.shape != frame.shape:
+        if (base is None or cal is None or cal.background is None
+                or cal.background.shape != frame.shape):
             self.view_changed = False
             return
         shift = tray_shift(frame, cal.background,
                            cal.tray_bounds(width, height) if cal.tray is not None else None)
         self.view_changed = shift is None
-        if shift is None or shift == (0.0, 0.0):
+        if shift is None:
+            return
+        remarked, self._remarked = self._remarked, None
+        if shift == (0.0, 0.0):
             return
         dx, dy = shift
+        if remarked is not None and np.hypot(dx - remarked[0], dy - remarked[1]) <= (
+                REMARKED_NEAR * np.hypot(dx, dy)):
+            # A person marked the tray again where the knock put it (a knock not followed
+            # then, dice lay in the tray): the shift is the picture's, not the outline's.
+            self._repicture(frame, base)
+            return
         tray = cal.tray and tuple((min(max(x + dx, 0.0), float(width)), min(max(y + dy, 0.0), float(height)))
                                   for x, y in cal.tray)
         try:
@@ -149,6 +166,17 @@ class Calibrator:
             return
         self.followed += 1
         log.info("the tray moved by (%.0f, %.0f) px: its outline and empty picture follow", dx, dy)
+
+    def _repicture(self, frame: np.ndarray, base: Calibration) -> None:
+        """Keep ``frame``, the tray read empty, as its picture, the outline left where it
+        was marked (unless something else was saved since ``base``)."""
+        height, width = frame.shape[:2]
+        try:
+            if self._change((width, height), since=base, background=frame.copy()):
+                log.info("the tray lies where it was marked, not where its empty picture "
+                         "showed it: the picture is taken again")
+        except OSError as exc:
+            log.warning("the empty tray's picture could not be taken again: %s", exc)
 
     def _reader(self) -> Callable[[np.ndarray, Calibration | None], Any]:
         if self._read is None:
@@ -185,6 +213,10 @@ class Calibrator:
             self._measure_afresh()
         else:
             self._change(image_size, tray=tray)
+        if old is not None and old.tray is not None and old.background is not None:
+            moved = np.mean(tray, axis=0) - np.mean(old.tray, axis=0)
+            before = self._remarked or (0.0, 0.0)
+            self._remarked = (before[0] + float(moved[0]), before[1] + float(moved[1]))
 
     def take_empty_tray(self, frame: np.ndarray | None) -> None:
         """Keep ``frame`` as the empty tray's picture, or forget it with ``None``, and save.
@@ -194,7 +226,7 @@ class Calibrator:
         """
         if frame is None:
             self._change(background=None)
-            self.view_changed = False
+            self.view_changed, self._remarked = False, None
             return
         # Read without the old picture, which would hide what lay in the tray then, and
         # without the die size: cut at a stale one (bigger dice now), dice go unseen.
@@ -207,7 +239,7 @@ class Calibrator:
                                f"{'it' if seen == 1 else 'them'} out and try again")
         height, width = frame.shape[:2]
         self._change((width, height), background=frame.copy())
-        self.view_changed = False
+        self.view_changed, self._remarked = False, None
 
     def forget_pictures(self, index: int | None = None) -> None:
         """Forget the taught picture at ``index`` (named wrongly), or every one with

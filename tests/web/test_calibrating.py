@@ -746,6 +746,44 @@ def test_an_outline_marked_while_a_bumped_tray_is_followed_is_kept(tmp_path: Pat
     assert calibrator.followed == 0
 
 
+def test_an_outline_marked_again_where_a_bumped_tray_lies_stays_there(tmp_path: Path) -> None:
+    """The tray was knocked 14 px aside while dice lay in it (so it was not followed),
+    and a person marked it again where it lies now. The empty tray's picture still shows
+    it where it was: the next time the tray is read empty that picture is what is stale,
+    and the person's outline must not be moved by the old knock a second time."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    bumped = _bumped(_bare_tray(3), 14, -6)
+    marked = [[34, 14], [314, 14], [314, 214], [34, 214]]
+    calibrator.set_tray(marked, (320, 240))
+    calibrator.read(bumped)
+    expected = tuple((float(x), float(y)) for x, y in marked)
+    saved = load_calibration(calibrator.path)
+    assert calibrator.calibration.tray == expected and saved.tray == expected
+    assert saved.background is not None and np.array_equal(saved.background, bumped)
+    assert calibrator.view_changed is False
+    calibrator.read(_bumped(bumped, -5, 3))               # knocked again: followed
+    assert np.allclose(calibrator.calibration.tray[0], (29, 17), atol=1.5)
+
+
+def test_a_tray_knocked_after_its_outline_was_marked_again_in_place_is_followed(
+        tmp_path: Path) -> None:
+    """The outline is tidied where the tray lies (its picture still fits), and the tray
+    is knocked later in the game: the next empty tray is followed as ever."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.set_tray([[21, 19], [301, 20], [299, 221], [20, 219]], (320, 240))
+    calibrator.read(_bumped(_bare_tray(3), 14, -6))
+    assert calibrator.followed == 1
+    assert np.allclose(calibrator.calibration.tray[0], (35, 13), atol=1.5)
+
+
 def test_an_empty_tray_unlike_its_picture_says_the_view_has_changed(tmp_path: Path) -> None:
     """Read empty, the tray looks unlike its picture in a way no shift undoes (the camera
     was turned or raised, another tray): the outline is likely stale, and a person is
