@@ -196,8 +196,8 @@ class Calibrator:
         ``image_size`` = (width, height)), or forget it with ``None``, and save.
 
         An outline marked again at another scale (more than RESCALED from the old one's)
-        means the camera was raised or lowered: the die size is forgotten with it, and
-        measured again from the next throws.
+        means the camera was raised or lowered: the die size is forgotten with it (and the
+        dice seen while measuring one), and measured again from the next throws.
 
         Raises ``ValueError`` naming the fault for an outline that cannot be a tray, and
         ``OSError`` when the file cannot be written; either way nothing changes.
@@ -207,7 +207,7 @@ class Calibrator:
             return
         tray = check_tray(points, image_size)
         old = self.calibration.for_frame(*image_size) if self.calibration is not None else None
-        if (old is not None and old.tray is not None and old.die_size_px
+        if (old is not None and old.tray is not None
                 and abs(_scale(old.tray, tray) - 1.0) > RESCALED):
             self._change(image_size, tray=tray, die_size_px=None)
             self._measure_afresh()

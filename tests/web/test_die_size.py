@@ -307,3 +307,18 @@ def test_dice_measured_in_frames_of_another_size_are_not_taken_for_these_pixels(
     assert calibrator.calibration is not None
     assert calibrator.calibration.die_size_px == pytest.approx(80.0, rel=0.05)
     assert calibrator.calibration.image_size == (1280, 960)
+
+
+def test_dice_measured_before_the_camera_moved_do_not_count_after_it(tmp_path: Path) -> None:
+    """The camera is raised while the size is still being measured, and the tray marked
+    again, smaller: the dice seen before were bigger in the picture, and kept they would
+    hold the measuring at "differ" for many throws (or outvote the dice seen now)."""
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    calibrator.set_tray([[100, 100], [540, 100], [540, 380], [100, 380]], (640, 480))
+    for _ in range(MIN_THROWS - 1):
+        calibrator.measure_dice([die_json(d) for d in _dice(40, 41, 39, 40, 40).dice], (640, 480))
+    calibrator.set_tray([[188, 156], [452, 156], [452, 324], [188, 324]], (640, 480))
+    for _ in range(MIN_THROWS):
+        calibrator.measure_dice([die_json(d) for d in _dice(24, 24.5, 23.5).dice], (640, 480))
+    assert calibrator.calibration is not None
+    assert calibrator.calibration.die_size_px == pytest.approx(24.0, rel=0.05)
