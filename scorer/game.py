@@ -105,7 +105,8 @@ class Replayed:
     forced: set[int]
     turns: dict[int, Hashable]
     snapshot: "Snapshot | None"
-    #: the turn keys the replay compared with, when not the game's own (an undone correction)
+    #: the turn each logged action was made in, from now on, when the replay gives the game
+    #: back as it was before an action (:meth:`Game._before`)
     logged: "list[Hashable] | None" = None
 
 
@@ -162,10 +163,10 @@ class Game:
         self._log: list[dict[str, Any]] = []
         self._parsed: list[Action] = []
         self._turns: list[Hashable] = []     # the turn each action was made in, when it came
-        self._retimed: dict[int, dict[int, Hashable]] = {}  # correction -> the keys it replaced
         self._in_force: list[int] = []      # log indices not undone (actions and corrections)
         self._dropped: list[Dropped] = []   # from the latest replay
         self._forced: set[int] = set()      # actions before which the latest replay ended a turn
+        self._kept: dict[int, bytes | None] = {}  # a correction's index -> the game before it
         self._snapshot: Snapshot | None = None
         self._state: Any = self.rules.start(self.players, self.options)
 
@@ -251,6 +252,8 @@ class Game:
     def apply(self, raw: Any) -> None:
         """Check ``raw`` and append it to the log; raises ``IllegalAction`` and changes nothing."""
         action, replayed = self._plan(raw)
+        if action.type == "correct":
+            self._kept[action.index] = self._keep()
         self._log.append(dict(raw))
         self._parsed.append(action)
         if replayed is not None and replayed.logged is not None:
@@ -266,12 +269,18 @@ class Game:
             self._state, self._dropped, self._forced = replayed.state, replayed.dropped, replayed.forced
             self._snapshot = replayed.snapshot
             # Keys from now on describe the game as replayed, so later replays compare
-            # like with like; a correction keeps the keys it replaced, for its undo.
-            if action.type == "correct":
-                self._retimed[action.index] = {i: self._turns[i] for i, key in replayed.turns.items()
-                                               if self._turns[i] != key}
+            # like with like.
             for i, key in replayed.turns.items():
                 self._turns[i] = key
+
+    def _keep(self) -> bytes | None:
+        """The game as it is now, for an undo of the correction about to come
+        (:meth:`_before`); ``None`` when its state cannot be pickled."""
+        try:
+            return pickle.dumps((self._state, self._dropped, self._forced, self._turns,
+                                 self._snapshot), pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            return None
 
     def _plan(self, raw: Any) -> tuple[Action, Replayed | None]:
         """Check an action; for undo and correct, the replayed state it leads to."""
@@ -281,17 +290,11 @@ class Game:
             if action.type == "undo":
                 target = self._undo_target()
                 order = [i for i in self._in_force if i != target]
-                # Taking back a correction gives its roll the dice it had before: the game
-                # changes from that roll on, not from the correction.
-                undone = self._parsed[target]
-                if undone.type != "correct":
-                    return action, self._replay(order, self._in_force.index(target))
-                # ... and the turns are those the game had before the correction.
-                logged = list(self._turns)
-                for i, key in self._retimed[target].items():
-                    logged[i] = key
-                return action, self._replay(order, self._in_force.index(undone.fields["action"]),
-                                            turn_keys=logged)
+                # Taking back a correction gives back the game as it was before it: its
+                # roll's dice, and every later action judged again with those.
+                if self._parsed[target].type == "correct":
+                    return action, self._before(target)
+                return action, self._replay(order, self._in_force.index(target))
             if action.type == "correct":
                 return action, self._plan_correct(action)
             self._verify(action)
@@ -336,15 +339,33 @@ class Game:
                 raise Refusal(f"the corrected roll {target} is illegal: {d.reason}")
         return replayed
 
-    def _replay(self, order: Sequence[int], changed: int, pending: Action | None = None,
-                turn_keys: list[Hashable] | None = None) -> "Replayed":
+    def _before(self, index: int) -> "Replayed":
+        """The game as it was before the correction at log ``index``: its state, drops and
+        turns as kept when the correction came (a game is its log, so a game loaded from
+        its file keeps the same).
+
+        An undo of a correction gives this back. Replaying from the correction, as an undo
+        of anything else does, is not enough: the correction's replay judged again which
+        turn each later action belonged to, and what it dropped, and a replay from it
+        compares with those judgements instead of the game before it."""
+        kept = self._kept.get(index)
+        if kept is not None:
+            state, dropped, forced, turns, snapshot = pickle.loads(kept)
+        else:  # a state that cannot be pickled: the log before it, applied again
+            prior = Game(self.family, list(self.players), self.options)
+            for raw in self._log[:index]:
+                prior.apply(raw)
+            state, dropped, forced, turns, snapshot = (prior._state, prior._dropped,
+                                                      prior._forced, prior._turns, prior._snapshot)
+        return Replayed(state, dropped, forced, {}, snapshot, turns + self._turns[index:])
+
+    def _replay(self, order: Sequence[int], changed: int, pending: Action | None = None
+                ) -> "Replayed":
         """Play the actions at ``order`` (log indices) from the start, corrections applied.
 
         The first ``changed`` positions of ``order`` are as they were when each action
-        was checked live, so they are acted on without checking again. ``turn_keys``:
-        the turn each action was made in, when not the game's own.
+        was checked live, so they are acted on without checking again.
         """
-        keys = self._turns if turn_keys is None else turn_keys
         parsed = self._parsed + ([pending] if pending is not None else [])
         dice: dict[int, tuple[int, ...]] = {}
         last_correction = -1
@@ -374,7 +395,7 @@ class Game:
                 continue
             if i in dice:
                 action = action.with_dice(dice[i])
-            logged = keys[i] if i < len(keys) else None
+            logged = self._turns[i] if i < len(self._turns) else None
             now = rules.turn_key(state)
             if logged is not None and i < last_correction:
                 # Only actions logged before the latest correction can belong to a turn it
@@ -423,8 +444,7 @@ class Game:
             dropping = action.player
             if action.player is not None and action.player == rules.current_player(state):
                 rules.end_turn(state)
-        return Replayed(state, dropped, forced, turns, snapshot or self._snapshot,
-                        None if turn_keys is None else list(keys))
+        return Replayed(state, dropped, forced, turns, snapshot or self._snapshot)
 
     def _resume(self, order: Sequence[int], trusted: int
                 ) -> tuple[int, Any, dict[Hashable, Hashable]]:

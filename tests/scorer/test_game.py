@@ -151,6 +151,46 @@ def test_undoing_a_correction_gives_back_the_turns_before_it():
     assert load_game(game.to_file()).state() == game.state()
 
 
+def test_every_correction_undone_gives_back_the_game_before_it():
+    # Found by random games: a Bayrisch game with six corrections, two of them undone.
+    # With two corrections in force, each had judged again which turn the later actions
+    # belonged to; undoing the latest once left another game than the one before it.
+    game = new_game("pub_chicago", ["A", "B"], {"variant": "bayrisch"})
+    log = [
+        {"type": "roll", "player": "A", "dice": [1, 3, 6]},
+        {"type": "done", "player": "A"},
+        {"type": "announce", "player": "A", "ones": 100, "sixes": 6, "order": "low"},
+        {"type": "roll", "player": "B", "dice": [6, 4, 2]},
+        {"type": "roll", "player": "A", "dice": [6, 4, 6]},
+        {"type": "announce", "player": "A", "ones": 100, "sixes": 60, "order": "high"},
+        {"type": "roll", "player": "B", "dice": [1, 3, 6]},
+        {"type": "roll", "player": "A", "dice": [1, 2, 3]},
+        {"type": "done", "player": "A"},
+        {"type": "announce", "player": "A", "ones": 1, "sixes": 60, "order": "high"},
+        {"type": "correct", "action": 7, "dice": [1, 3, 1]},
+        {"type": "roll", "player": "B", "dice": [4, 3, 5]},
+        {"type": "correct", "action": 11, "dice": [5, 4, 4]},
+        {"type": "correct", "action": 3, "dice": [6, 5, 6]},
+        {"type": "undo"},
+        {"type": "undo"},
+        {"type": "correct", "action": 0, "dice": [5, 5, 6]},
+        {"type": "correct", "action": 3, "dice": [3, 6, 1]},
+        {"type": "set_aside", "player": "B", "dice": [5]},
+        {"type": "roll", "player": "B", "dice": [6, 4]},
+        {"type": "set_aside", "player": "B", "dice": [4]},
+        {"type": "set_aside", "player": "B", "dice": [6]},
+        {"type": "correct", "action": 3, "dice": [4, 1, 5]},
+    ]
+    for action in log:
+        before = {**game.state(), "actions": None}
+        game.apply(action)
+        if action["type"] == "correct":
+            undone = load_game(game.to_file())
+            undone.apply({"type": "undo"})
+            assert {**undone.state(), "actions": None} == before, action
+    assert load_game(game.to_file()).state() == game.state()
+
+
 def test_a_name_must_be_text_that_a_file_can_carry():
     # JSON's "\ud800" decodes to a lone surrogate, which UTF-8 (and so the printed
     # state, a page, an exported file read back) cannot carry.
