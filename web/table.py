@@ -499,17 +499,17 @@ class Table:
             reading = self._reading(reading_id)
             _check_die_index(reading, die, seen)
             _check_value(value)
+            scored = reading.status == "scored" and reading.action is not None
+            if not scored and reading.status != "waiting":
+                raise TableError(f"reading {reading.id} is {reading.status}: "
+                                 "only a scored or waiting reading can be corrected")
             dice = [dict(d) for d in reading.dice]
-            if reading.status == "scored" and reading.action is not None:
+            if scored:
                 # The dice the game counts the throw with now (a correction undone since
                 # is not in them): the tap changes this one die, and nothing else.
                 game = self._need_game()
                 dice = _with_values(dice, _roll_dice(game.log, game.in_force(),
                                                      reading.action)) or dice
-            scored = reading.status == "scored" and reading.action is not None
-            if not scored and reading.status != "waiting":
-                raise TableError(f"reading {reading.id} is {reading.status}: "
-                                 "only a scored or waiting reading can be corrected")
             dice[die] = _set_die(dice[die], value, "taught" if teach else "corrected")
             if teach:
                 if not scored and not self._waiting_problems(dice):
