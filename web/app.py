@@ -87,7 +87,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         except ValueError as exc:
             raise BadRequest(f"malformed JSON: {exc}") from None
         except RecursionError:
-            # Python's JSON decoder gives up on arrays or objects nested a few hundred deep.
+            # Python's JSON decoder gives up on arrays or objects nested about a thousand deep.
             raise BadRequest("malformed JSON: nested too deeply") from None
         if not isinstance(data, dict):
             raise BadRequest("the request body must be a JSON object")

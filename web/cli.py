@@ -111,7 +111,7 @@ def replay(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(f"{path}: not valid JSON ({exc})")
     except RecursionError:
-        # Python's JSON decoder gives up on arrays or objects nested a few thousand deep.
+        # Python's JSON decoder gives up on arrays or objects nested about a thousand deep.
         return _fail(f"{path}: not a game file (JSON nested too deeply)")
     try:
         game = scorer.load_game(data)
