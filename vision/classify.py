@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from vision.crops import CROP_PX, cut
+from vision.nets import read_onnx
 
 MODEL = Path(__file__).resolve().parent / "models" / "classifier.onnx"
 SECOND_MODEL = Path(__file__).resolve().parent / "models" / "second_look.onnx"
@@ -38,23 +39,23 @@ N_CLASSES = 9
 @lru_cache(maxsize=1)
 def _net() -> cv2.dnn.Net:
     # The classic engine runs small batches of crops faster than the new one (measured).
-    return cv2.dnn.readNetFromONNX(str(MODEL), cv2.dnn.ENGINE_CLASSIC)
+    return read_onnx(str(MODEL), "classic")
 
 
 @lru_cache(maxsize=1)
 def second_net() -> cv2.dnn.Net:
     """The second-look network (vision.known_dice also reads its features)."""
-    return cv2.dnn.readNetFromONNX(str(SECOND_MODEL), cv2.dnn.ENGINE_CLASSIC)
+    return read_onnx(str(SECOND_MODEL), "classic")
 
 
 @lru_cache(maxsize=1)
 def _third_net() -> cv2.dnn.Net:
-    return cv2.dnn.readNetFromONNX(str(THIRD_MODEL), cv2.dnn.ENGINE_CLASSIC)
+    return read_onnx(str(THIRD_MODEL), "classic")
 
 
 @lru_cache(maxsize=1)
 def _fourth_net() -> cv2.dnn.Net:
-    return cv2.dnn.readNetFromONNX(str(FOURTH_MODEL), cv2.dnn.ENGINE_CLASSIC)
+    return read_onnx(str(FOURTH_MODEL), "classic")
 
 
 def available() -> bool:

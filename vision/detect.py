@@ -18,6 +18,7 @@ import numpy as np
 
 from calibration import Calibration
 from vision import changed
+from vision.nets import read_onnx
 
 MODEL = Path(__file__).resolve().parent / "models" / "detector.onnx"
 STRIDE = 4
@@ -76,7 +77,7 @@ class NotSpaceToDepth(ValueError):
 @lru_cache(maxsize=1)
 def _net() -> cv2.dnn.Net:
     # OpenCV 5's new engine runs this fully-convolutional net fastest (measured here).
-    net = cv2.dnn.readNetFromONNX(str(MODEL), cv2.dnn.ENGINE_NEW)
+    net = read_onnx(str(MODEL), "new")
     if not _reads_blocks(net):
         raise NotSpaceToDepth(
             f"{MODEL} takes the picture as three channels; the reader gives it 2x2 blocks "

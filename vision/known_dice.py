@@ -36,6 +36,7 @@ import numpy as np
 from calibration import KnownDie
 from vision import classify
 from vision.crops import cut
+from vision.nets import read_onnx
 
 CROP_PX = classify.SECOND_CROP_PX  # the crop a remembered die is kept as (the second look's)
 # Set on held-out train photos (nets trained without them; the memory made of the
@@ -201,5 +202,4 @@ def prepare(known: tuple[KnownDie, ...]) -> None:
     changes; that thread reads them with a network of its own, as one OpenCV network
     must not run in two threads at once."""
     if known and classify.second_available():
-        _memory.use(known, cv2.dnn.readNetFromONNX(str(classify.SECOND_MODEL),
-                                                   cv2.dnn.ENGINE_CLASSIC))
+        _memory.use(known, read_onnx(str(classify.SECOND_MODEL), "classic"))
