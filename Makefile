@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test bench serve clean
+.PHONY: demo test bench clean
 
 # Installs say what they do on stderr, so that `make bench` prints nothing but its JSON.
 $(PY):
