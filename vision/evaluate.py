@@ -373,9 +373,12 @@ def evaluate(
                 reading = read(image, used)
                 ms = (time.perf_counter() - start) * 1000.0
                 tally.add(labelled.file, reading.dice, labelled.dice, ms)
-            folders[folder.name] = tally.report(with_mistakes=True)
-            folders[folder.name]["path"] = str(folder)
-            folders[folder.name]["split_file"] = has_split(folder)
+            # Two folders of one name (a/check, b/check) keep a row each: the second is
+            # named by its path rather than overwriting the first's counts.
+            name = folder.name if folder.name and folder.name not in folders else str(folder)
+            folders[name] = tally.report(with_mistakes=True)
+            folders[name]["path"] = str(folder)
+            folders[name]["split_file"] = has_split(folder)
             total.merge(tally)
     finally:
         cv2.setNumThreads(previous)

@@ -202,3 +202,18 @@ def test_a_split_naming_a_photo_without_labels_is_refused(folder: Path) -> None:
                                          r"which labels.json does not hold"):
         ev.evaluate([folder])
     assert [im.file for im in select(folder, "train")] == ["c.png"]
+
+
+def test_folders_of_one_name_keep_a_row_each(folder: Path, tmp_path_factory: pytest.TempPathFactory,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # a/set and b/set once shared one row: the second folder's counts replaced the
+    # first's, and the rows no longer added up to the overall counts.
+    other = tmp_path_factory.mktemp("other") / folder.name
+    other.mkdir()
+    for f in folder.iterdir():
+        (other / f.name).write_bytes(f.read_bytes())
+    monkeypatch.setattr(ev, "read_dice", lambda image, cal=None: Reading((), 1.0))
+    report = ev.evaluate([folder, other], "check")
+    rows = report["folders"]
+    assert len(rows) == 2 and {r["path"] for r in rows.values()} == {str(folder), str(other)}
+    assert sum(r["dice"] for r in rows.values()) == report["overall"]["dice"] == 6
