@@ -26,5 +26,7 @@ fi
 
 sed -e "s|@USER@|$user|g" -e "s|@DIR@|$dir|g" deploy/dicetray.service > /etc/systemd/system/dicetray.service
 systemctl daemon-reload
-systemctl enable --now dicetray
+systemctl enable dicetray
+# restart, not start: on a re-run (an update) the service is already running the old code.
+systemctl restart dicetray
 echo "install.sh: dicetray is running: http://$(hostname).local:8000/ (control page: /control)"
