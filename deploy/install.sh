@@ -2,6 +2,11 @@
 # Installs dicetray on Raspberry Pi OS: a venv that sees apt's picamera2 and numpy, an
 # OpenCV build that matches that numpy, and a systemd service. Run with sudo from the clone.
 set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+  # Checked first: without root the venv and pip would run for minutes, then the unit fail.
+  echo "install.sh: run it with sudo (it writes /etc/systemd/system/dicetray.service): sudo $0" >&2
+  exit 1
+fi
 dir=$(cd "$(dirname "$0")/.." && pwd)
 user=${SUDO_USER:-$(id -un)}
 cd "$dir"
