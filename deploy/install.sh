@@ -15,6 +15,11 @@ if ! python3 -c 'import numpy' 2>/dev/null; then
   echo "install.sh: apt's numpy is missing: sudo apt install python3-numpy python3-picamera2" >&2
   exit 1
 fi
+# '.[pi]' would otherwise fetch picamera2 from PyPI, which lacks apt's libcamera bindings.
+if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("picamera2") is None)'; then
+  echo "install.sh: apt's picamera2 is missing: sudo apt install python3-picamera2" >&2
+  exit 1
+fi
 numpy_major=$(python3 -c 'import numpy; print(numpy.__version__.split(".")[0])')
 
 sudo -u "$user" python3 -m venv --system-site-packages .venv
