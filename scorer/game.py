@@ -166,7 +166,7 @@ class Game:
         self._in_force: list[int] = []      # log indices not undone (actions and corrections)
         self._dropped: list[Dropped] = []   # from the latest replay
         self._forced: set[int] = set()      # actions before which the latest replay ended a turn
-        self._kept: dict[int, bytes | None] = {}  # a correction's index -> the game before it
+        self._kept: dict[int, bytes] = {}   # a correction's index -> the game before it
         self._snapshot: Snapshot | None = None
         self._state: Any = self.rules.start(self.players, self.options)
 
@@ -273,14 +273,12 @@ class Game:
             for i, key in replayed.turns.items():
                 self._turns[i] = key
 
-    def _keep(self) -> bytes | None:
+    def _keep(self) -> bytes:
         """The game as it is now, for an undo of the correction about to come
-        (:meth:`_before`); ``None`` when its state cannot be pickled."""
-        try:
-            return pickle.dumps((self._state, self._dropped, self._forced, self._turns,
-                                 self._snapshot), pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError):
-            return None
+        (:meth:`_before`). Every family's state is plain data, which pickles (the
+        replay's snapshots copy it so too)."""
+        return pickle.dumps((self._state, self._dropped, self._forced, self._turns,
+                             self._snapshot), pickle.HIGHEST_PROTOCOL)
 
     def _plan(self, raw: Any) -> tuple[Action, Replayed | None]:
         """Check an action; for undo and correct, the replayed state it leads to."""
@@ -289,11 +287,11 @@ class Game:
             action = Action.parse(index, raw)
             if action.type == "undo":
                 target = self._undo_target()
-                order = [i for i in self._in_force if i != target]
                 # Taking back a correction gives back the game as it was before it: its
                 # roll's dice, and every later action judged again with those.
                 if self._parsed[target].type == "correct":
                     return action, self._before(target)
+                order = [i for i in self._in_force if i != target]
                 return action, self._replay(order, self._in_force.index(target))
             if action.type == "correct":
                 return action, self._plan_correct(action)
@@ -348,15 +346,7 @@ class Game:
         of anything else does, is not enough: the correction's replay judged again which
         turn each later action belonged to, and what it dropped, and a replay from it
         compares with those judgements instead of the game before it."""
-        kept = self._kept.get(index)
-        if kept is not None:
-            state, dropped, forced, turns, snapshot = pickle.loads(kept)
-        else:  # a state that cannot be pickled: the log before it, applied again
-            prior = Game(self.family, list(self.players), self.options)
-            for raw in self._log[:index]:
-                prior.apply(raw)
-            state, dropped, forced, turns, snapshot = (prior._state, prior._dropped,
-                                                      prior._forced, prior._turns, prior._snapshot)
+        state, dropped, forced, turns, snapshot = pickle.loads(self._kept[index])
         return Replayed(state, dropped, forced, {}, snapshot, turns + self._turns[index:])
 
     def _replay(self, order: Sequence[int], changed: int, pending: Action | None = None
