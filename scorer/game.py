@@ -17,6 +17,8 @@ from .errors import GameFileError, IllegalAction, Refusal
 from .rules import Rules
 
 FORMAT = "dicetray-game/1"
+FILE_KEYS = ("format", "family", "options", "players", "actions")
+"""The keys of a game file (GAMEFILE.md); any other is refused by name."""
 FAMILIES = ("sum_chicago", "pub_chicago", "ten_thousand", "card_chicago")
 
 
@@ -467,6 +469,12 @@ def load_game(data: Any) -> Game:
     """
     if not isinstance(data, Mapping):
         raise GameFileError("a game file is a JSON object")
+    # A misspelt key ("option") would otherwise be dropped without a word, and the game
+    # replayed with other rules than the file meant.
+    unknown = [key for key in data if key not in FILE_KEYS]
+    if unknown:
+        raise GameFileError(f"{unknown[0]!r}: not a key of a game file "
+                            f"(its keys: {', '.join(FILE_KEYS)})")
     if data.get("format", FORMAT) != FORMAT:
         raise GameFileError(f"format: {data.get('format')!r} is not {FORMAT!r}")
     if "family" not in data:

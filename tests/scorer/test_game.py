@@ -72,6 +72,9 @@ def test_a_correction_with_the_wrong_number_of_dice_is_refused():
     ({"family": "sum_chicago"}, "players: missing"),
     ({"format": "x/2", "family": "sum_chicago", "players": ["A"]}, "format: 'x/2'"),
     ({"family": "sum_chicago", "players": ["A"], "actions": {}}, "actions: must be a list"),
+    # A misspelt "options" would replay the game with the default rules.
+    ({"family": "ten_thousand", "players": ["A"], "option": {"target": 5000}},
+     "'option': not a key of a game file"),
 ])
 def test_broken_game_files_are_refused_by_name(data, message):
     with pytest.raises(ValueError, match=message):
