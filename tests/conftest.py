@@ -6,13 +6,12 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+from vision.evaluate import shared_datasets
 
 
 def datasets_root() -> Path:
     """The shared labelled photos: ``$DICETRAY_DATASETS`` or ``../shared/datasets``."""
-    env = os.environ.get("DICETRAY_DATASETS")
-    return Path(env) if env else REPO.parent / "shared" / "datasets"
+    return shared_datasets()
 
 
 @pytest.fixture(scope="session")

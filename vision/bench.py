@@ -22,15 +22,10 @@ import numpy as np
 
 from calibration import Calibration
 from vision.baseline import read_baseline
-from vision.evaluate import Reader, evaluate, load_photo, remembered, select
+from vision.evaluate import Reader, evaluate, load_photo, remembered, select, shared_datasets
 from vision.reader import DieRead, Reading, read_dice
 
 FOLDERS = ("byler-d6", "matteop65-oblique")
-
-
-def _datasets() -> Path:
-    env = os.environ.get("DICETRAY_DATASETS")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "datasets"
 
 
 def _baseline_reader(image: np.ndarray, _cal: Calibration | None) -> Reading:
@@ -369,7 +364,7 @@ def run() -> dict[str, Any]:
 
 def _run() -> dict[str, Any]:
     out: dict[str, Any] = {"threads": 1}
-    root = _datasets()
+    root = shared_datasets()
     # Warm up: the first call loads the models.
     read_dice(np.zeros((480, 640, 3), np.uint8))
     folders = [root / f for f in FOLDERS if (root / f / "labels.json").is_file()]

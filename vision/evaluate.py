@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
@@ -23,6 +24,15 @@ import numpy as np
 from calibration import Calibration, KnownDie
 from vision import known_dice
 from vision.reader import DieRead, Reading, read_dice
+
+
+def shared_datasets() -> Path:
+    """The shared labelled photo folders: ``$DICETRAY_DATASETS`` where it is set, else
+    ``../shared/datasets`` beside this clone (where ``make test``, ``make bench`` and the
+    training scripts look)."""
+    env = os.environ.get("DICETRAY_DATASETS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "datasets"
+
 
 Reader = Callable[[np.ndarray, "Calibration | None"], Reading]
 

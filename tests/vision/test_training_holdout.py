@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -42,3 +45,13 @@ def test_every_fourth_train_photo_is_held_out_and_scored_as_check(tmp_path: Path
         split = json.loads((out / "split.json").read_text())
         assert not set(files[-2:]) & (set(split["train"]) | set(split["check"]))
         assert (out / sorted(checked)[0]).resolve() == (tmp_path / "data" / name / sorted(checked)[0]).resolve()
+
+
+def test_the_training_scripts_read_the_photos_where_dicetray_datasets_says(tmp_path: Path) -> None:
+    # Photos kept elsewhere than ../shared/datasets: the tests and `make bench` already
+    # honoured the variable, and training read the default place regardless.
+    shown = subprocess.run(
+        [sys.executable, "-c", "from vision.training.common import DATASETS; print(DATASETS)"],
+        env={**os.environ, "DICETRAY_DATASETS": str(tmp_path)}, capture_output=True, text=True,
+        check=True)
+    assert shown.stdout.strip() == str(tmp_path)

@@ -20,7 +20,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-DATASETS = Path(__file__).resolve().parents[3] / "shared" / "datasets"
+from vision.evaluate import shared_datasets
+
+DATASETS = shared_datasets()  # $DICETRAY_DATASETS, else ../shared/datasets beside the clone
 FOLDERS = ("byler-d6", "matteop65-oblique")  # the shared folders trained on
 
 # Classifier classes: 0-5 are values 1-6; then "not a die centre", "tilted" and
