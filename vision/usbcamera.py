@@ -156,6 +156,9 @@ class UsbCamera:
             # OpenCV's capture is not thread-safe: close() waits for a read in progress.
             with self._lock:
                 if self._closed.is_set():
+                    # Closed while a read hung past CLOSE_WAIT_S: release the device now
+                    # it is free, so that opening the camera again can take it.
+                    self._release()
                     raise SourceClosed(f"usb:{self.index} is closed")
                 ok, frame = self._cap.read()
                 if ok and frame is not None:
@@ -168,15 +171,19 @@ class UsbCamera:
     def close(self) -> None:
         """Release the device; later reads raise :class:`SourceClosed`."""
         self._closed.set()
-        # A read blocks at most a frame or so; a camera hung in one is left to the
-        # process's exit rather than released under it.
+        # A read blocks at most a frame or so; a camera hung in one is not released
+        # under it, but by that read when it returns.
         if self._lock.acquire(timeout=CLOSE_WAIT_S):
             try:
-                if not self._released:
-                    self._released = True
-                    self._cap.release()
+                self._release()
             finally:
                 self._lock.release()
+
+    def _release(self) -> None:
+        """Release the capture once; the caller holds the lock."""
+        if not self._released:
+            self._released = True
+            self._cap.release()
 
 
 def _format_name(fourcc: float) -> str:

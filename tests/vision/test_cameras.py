@@ -349,6 +349,38 @@ def test_webcam_closed_while_reading_releases_after_the_read() -> None:
     assert slow["cap"].released
 
 
+def test_webcam_closed_while_hung_in_a_read_is_released_when_the_read_returns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hung webcam is closed to be opened again: the device must be let go once its read
+    returns, or the camera plugged in again finds it still taken."""
+    import vision.usbcamera
+
+    monkeypatch.setattr(vision.usbcamera, "CLOSE_WAIT_S", 0.01)
+    hang, hanging, go_on = threading.Event(), threading.Event(), threading.Event()
+
+    class HungCapture(FakeCapture):
+        def read(self) -> tuple[bool, np.ndarray | None]:
+            if hang.is_set():
+                hanging.set()
+                go_on.wait(5)
+            return super().read()
+
+    held: dict[str, Any] = {}
+    cam = UsbCamera(0, settle_s=0, capture=lambda i: held.setdefault("cap", HungCapture(i)))
+    thread = CameraThread(cam).start()
+    assert thread.latest.wait_newer(0, timeout=2.0) is not None
+    hang.set()
+    assert hanging.wait(2.0)
+    cam.close()  # gives up waiting for the hung read
+    assert not held["cap"].released
+    go_on.set()
+    deadline = time.monotonic() + 5
+    while thread.running and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not thread.running and thread.error is None
+    assert held["cap"].released
+
+
 def _read_until_closed(cam: UsbCamera) -> None:
     while True:
         cam.read()
