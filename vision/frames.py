@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -122,13 +122,18 @@ class CameraThread:
 
     The thread reads as fast as the source delivers (the source paces itself, as a real
     camera does). If the source fails, the thread stops, ``error`` holds the exception
-    and the :class:`LatestFrame` is closed so consumers notice instead of waiting.
+    and the :class:`LatestFrame` is closed so consumers notice instead of waiting. A
+    source that stops delivering without failing (a hung webcam) is noticed by
+    :meth:`since_last_frame` growing; ``clock`` tells the time for it (tests pass a fake).
     """
 
-    def __init__(self, source: FrameSource, latest: LatestFrame | None = None) -> None:
+    def __init__(self, source: FrameSource, latest: LatestFrame | None = None, *,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.source = source
         self.latest = latest if latest is not None else LatestFrame()
         self.error: BaseException | None = None
+        self._clock = clock
+        self._last_frame_at = clock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -136,9 +141,14 @@ class CameraThread:
         """Start reading; returns self so ``CameraThread(src).start()`` reads naturally."""
         if self._thread is not None:
             raise RuntimeError("camera thread already started")
+        self._last_frame_at = self._clock()
         self._thread = threading.Thread(target=self._run, name=f"camera-{self.source.name}", daemon=True)
         self._thread.start()
         return self
+
+    def since_last_frame(self) -> float:
+        """Seconds since the source last gave a frame (since the start, before the first)."""
+        return self._clock() - self._last_frame_at
 
     def _run(self) -> None:
         try:
@@ -146,6 +156,9 @@ class CameraThread:
                 frame = self.source.read()
                 if self._stop.is_set():
                     break
+                # Taken when the frame arrives, not when a consumer gets to it: a busy
+                # reader must not make a camera look stalled.
+                self._last_frame_at = self._clock()
                 self.latest.publish(frame)
         except SourceClosed:
             pass

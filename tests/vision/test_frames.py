@@ -1,6 +1,7 @@
 """Frame hand-off: consumers see newer frames, the camera thread never waits for them."""
 from __future__ import annotations
 
+import queue
 import threading
 import time
 
@@ -126,3 +127,42 @@ def test_camera_thread_reports_a_failing_source() -> None:
     assert cam_thread.latest.wait_newer(0, timeout=2.0) is None
     cam_thread.stop()
     assert isinstance(cam_thread.error, OSError)
+
+
+class _QueuedSource:
+    """Gives the frames a test puts in ``frames``, and nothing meanwhile (as a hung camera)."""
+
+    name = "queued"
+    message = "frames put by the test"
+
+    def __init__(self) -> None:
+        self.frames: queue.Queue[np.ndarray] = queue.Queue()
+        self._closed = threading.Event()
+
+    def read(self) -> np.ndarray:
+        while not self._closed.is_set():
+            try:
+                return self.frames.get(timeout=0.05)
+            except queue.Empty:
+                pass
+        raise SourceClosed("queued source closed")
+
+    def close(self) -> None:
+        self._closed.set()
+
+
+def test_camera_thread_tells_how_long_the_source_has_given_no_frame() -> None:
+    now = [100.0]
+    source = _QueuedSource()
+    cam_thread = CameraThread(source, clock=lambda: now[0]).start()
+    try:
+        now[0] += 7.0
+        assert cam_thread.since_last_frame() == 7.0  # none yet: counted from the start
+        source.frames.put(np.zeros((4, 4, 3), np.uint8))
+        assert cam_thread.latest.wait_newer(0, timeout=2.0) is not None
+        assert cam_thread.since_last_frame() == 0.0
+        now[0] += 3.0
+        assert cam_thread.since_last_frame() == 3.0
+        assert cam_thread.running
+    finally:
+        cam_thread.stop()
