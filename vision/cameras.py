@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from vision.frames import FrameSource, SimCamera
 
-__all__ = ["CameraUnavailable", "SPECS", "open_camera", "usb_candidates"]
+__all__ = ["CameraUnavailable", "SPECS", "open_camera", "reopener", "usb_candidates"]
 
 SPECS = ("auto", "sim", "picamera", "usb:N", "PATH")
 """The ``--camera`` values, as shown in messages."""
@@ -87,6 +88,25 @@ def open_camera(spec: str, *, seed: int = 0, dice: int = 2,
         except ValueError as exc:  # its message starts with the path
             raise CameraUnavailable(f"--camera {exc}") from exc
     raise CameraUnavailable(f"--camera {spec!r} is not a camera; valid values: {', '.join(SPECS)}")
+
+
+def reopener(camera: FrameSource, **kw: Any) -> Callable[[], FrameSource] | None:
+    """How to open ``camera`` again after it failed or stalled: the same Pi camera or
+    webcam (``kw`` as for :func:`open_camera`); None for a source that is not opened again.
+
+    The device itself, not ``--camera auto`` again, which would fall back to the simulated
+    tray while a webcam is unplugged and score its made-up throws. Neither the simulated
+    tray (it does not fail) nor a replay (a recording that cannot be read will not become
+    readable; one that ends keeps its last frame) is opened again.
+    """
+    index = getattr(camera, "index", None)  # a webcam's N of /dev/videoN
+    if camera.name == "picamera":
+        spec = "picamera"
+    elif camera.name == "usb" and isinstance(index, int):
+        spec = f"usb:{index}"
+    else:
+        return None
+    return lambda: open_camera(spec, **kw)
 
 
 def _auto(seed: int, dice: int, picamera: Callable[[], FrameSource],

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from camera_fakes import FakeCapture, fake_picamera2
 
-from vision.cameras import CameraUnavailable, open_camera, usb_candidates
+from vision.cameras import CameraUnavailable, open_camera, reopener, usb_candidates
 from vision.frames import CameraThread, FrameSource, SimCamera, SourceClosed
 from vision.picamera import PiCamera, PiCameraUnavailable
 from vision.replay import Replay
@@ -103,6 +103,37 @@ def test_unknown_specs_name_the_spec_and_list_valid_ones(spec: str) -> None:
     assert repr(spec) in message
     for valid in ("auto", "sim", "picamera", "usb:N", "PATH"):
         assert valid in message
+
+
+def test_a_camera_chosen_by_auto_is_opened_again_as_itself(tmp_path: Path) -> None:
+    """After an unplug, ``auto`` again would take the simulated tray and score made-up
+    throws: the device chosen is what is opened again. A sim and a replay are not."""
+    module = fake_picamera2()
+    chosen = open_camera("auto", picamera=_no_pi, usb=lambda n: UsbCamera(n, capture=FakeCapture,
+                                                                          settle_s=0),
+                         usb_numbers=lambda: [2])
+    pi = PiCamera(module=module, settle_s=0)
+    asked: list[str] = []
+
+    def usb(n: int) -> FrameSource:
+        asked.append(f"usb:{n}")
+        return chosen
+
+    def picamera() -> FrameSource:
+        asked.append("picamera")
+        return pi
+
+    try:
+        webcam_again = reopener(chosen, usb=usb)
+        pi_again = reopener(pi, picamera=picamera)
+        assert webcam_again is not None and webcam_again() is chosen
+        assert pi_again is not None and pi_again() is pi
+        assert asked == ["usb:2", "picamera"]
+    finally:
+        chosen.close()
+        pi.close()
+    assert reopener(open_camera("sim")) is None
+    assert reopener(Replay(_photo(tmp_path / "tray.png", 90))) is None
 
 
 # -- the Pi camera -------------------------------------------------------------------------
