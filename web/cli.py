@@ -179,7 +179,7 @@ def serve(args: argparse.Namespace) -> int:
     from web.store import Store, StoreError
     from web.table import Table
     from web.calibrating import Calibrator
-    from vision.cameras import CameraUnavailable, open_camera
+    from vision.cameras import CameraUnavailable, open_camera, reopener
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
@@ -201,8 +201,10 @@ def serve(args: argparse.Namespace) -> int:
         return _fail("--demo needs the simulated tray: use --camera sim")
     try:
         store = Store(args.data)
+        # A Pi camera or webcam that fails (unplugged) or hangs is opened again while the
+        # game goes on by hand, rather than gone until the service restarts.
         table = Table(store, camera=camera, demo=args.demo,
-                      calibrator=Calibrator(cal_path, calibration))
+                      calibrator=Calibrator(cal_path, calibration), reopen=reopener(camera))
     except StoreError as exc:
         camera.close()
         return _fail(str(exc))

@@ -44,6 +44,20 @@ KEEP_SCORED_FRAMES = 2
 # The newest remembered dice the control page shows, each with its value and "Forget":
 # a die remembered with a wrong value (a slip when checking) is found and dropped there.
 SHOWN_KNOWN_DICE = 12
+# A camera that has given no frame for this long is said on the control page to give no
+# picture. Cameras here give 15 frames a second, so that is 75 frames missed; and a real
+# one pauses by itself for up to 3.5 s when it measures an overexposed tray's light again
+# (vision.picamera: 1.5 s to settle, up to 2 s more to converge), which is no fault.
+CAMERA_STALLED_S = 5.0
+# A stalled camera that can be opened again (a Pi camera or a webcam) is closed and opened
+# again after this long: a hung webcam seldom recovers by itself (OpenCV waits 10 s for
+# each frame of a stalled V4L2 device, and UsbCamera gives up only after 30 such waits),
+# and opening it again is what pulling its plug would do. Much shorter would cut off a
+# camera that is only slow for a moment; meanwhile a throw can be entered by hand.
+REOPEN_STALLED_S = 30.0
+# How often a camera that failed (unplugged) is tried again: a webcam plugged back in
+# takes a second or two to appear anyway, and a try that finds no camera costs little.
+REOPEN_EVERY_S = 5.0
 
 
 class TableError(ValueError):
@@ -87,6 +101,12 @@ class Table:
     turns a frame into a ``Reading``; ``watcher_factory(read)`` builds the roll watcher.
     With a ``calibrator`` (:class:`web.calibrating.Calibrator`) frames are read through it, so a
     picture face a person names on the control page can be taught to the calibration.
+
+    A camera that gives no frame for ``stalled_after`` s is reported as stalled until frames
+    come again. ``reopen`` opens the camera anew (None: it is not, as the simulated tray
+    and a replay are not): a camera that fails, or stalls for ``reopen_stalled_after`` s,
+    is closed and opened again, tried every ``reopen_every`` s until it opens; the game
+    goes on meanwhile. ``clock`` tells the time for the stall (tests pass a fake).
     """
 
     def __init__(self, store: Store, *, camera: Any = None,
@@ -94,9 +114,19 @@ class Table:
                  watcher_factory: Callable[[Callable[[Any], Any]], Any] | None = None,
                  demo: bool = False, demo_interval: float = 5.0, demo_fix_after: float = 3.0,
                  demo_missed_after: float = 6.0,
-                 camera_message: str | None = None, calibrator: Any = None) -> None:
+                 camera_message: str | None = None, calibrator: Any = None,
+                 reopen: Callable[[], Any] | None = None,
+                 clock: Callable[[], float] = time.monotonic,
+                 stalled_after: float = CAMERA_STALLED_S,
+                 reopen_stalled_after: float = REOPEN_STALLED_S,
+                 reopen_every: float = REOPEN_EVERY_S) -> None:
         self.store = store
         self.camera = camera
+        self._reopen = reopen
+        self._clock = clock
+        self.stalled_after = stalled_after
+        self.reopen_stalled_after = reopen_stalled_after
+        self.reopen_every = reopen_every
         self.publisher = Publisher()
         self.demo = demo
         self.demo_interval = demo_interval
@@ -119,6 +149,13 @@ class Table:
             or ("no camera: enter throws by hand" if camera is None else None),
             "running": False, "moving": False, "error": None, "read_ms": None,
             "view_changed": False,
+            # Whole seconds the running camera has given no picture, once that is
+            # CAMERA_STALLED_S or more; None while frames come.
+            "stalled_s": None,
+            # True while a camera that failed or stalled is being opened again.
+            "reopening": False,
+            # Why the camera was last opened again: while it runs, it is back from that.
+            "back_from": None,
             "can_roll": camera is not None and callable(getattr(camera, "roll", None)),
         }
         self._followed = 0  # the calibrator's count of bumped trays followed, last published
@@ -156,7 +193,7 @@ class Table:
         if self.camera is not None:
             from vision.frames import CameraThread
 
-            self._camera_thread = CameraThread(self.camera).start()
+            self._camera_thread = CameraThread(self.camera, clock=self._clock).start()
             self._camera_status["running"] = True
             thread = threading.Thread(target=self._serve, name="table-service", daemon=True)
             thread.start()
@@ -247,8 +284,10 @@ class Table:
     def stop(self) -> None:
         """Stop the service and camera threads."""
         self._stop.set()
-        if self._camera_thread is not None:
-            self._camera_thread.stop()
+        with self._lock:  # the service thread swaps in a camera opened again under it
+            camera_thread = self._camera_thread
+        if camera_thread is not None:
+            camera_thread.stop()
         for t in self._threads:
             t.join(timeout=3)
         self.publisher.close()
@@ -803,23 +842,35 @@ class Table:
             self._publish(self.store.bump())
 
     def _serve(self) -> None:
-        """The service thread: watch the newest frames, handle readings, run the demo."""
+        """The service thread: watch the camera, and open it again when it fails or stalls
+        and can be opened again."""
+        while not self._stop.is_set():
+            gone = self._watch_camera()
+            if gone is None or not self._open_again(gone):
+                return
+
+    def _watch_camera(self) -> str | None:
+        """Watch the newest frames with a new roll watcher, handle readings, run the demo,
+        until the table stops or the camera fails or stalls; returns why the camera is to
+        be opened again, or None when it is not."""
         read = self._calibrator.read if self._calibrator is not None else (
             self._reader or _default_reader())
         watcher = (self._watcher_factory or _default_watcher_factory())(read)
-        latest = self._camera_thread.latest
+        camera_thread = self._camera_thread
+        latest = camera_thread.latest
         seen = 0
         regions = _TrayRegion()
         while not self._stop.is_set():
             got = latest.wait_newer(seen, 0.5)
             if got is None and latest.closed:
-                with self._lock:
-                    err = self._camera_thread.error
-                    self._camera_status.update(running=False,
-                                               error=str(err) if err else "the camera stopped")
-                    self._publish(self.store.bump())
-                return
-            if got is not None:
+                return self._camera_ended(camera_thread.error)
+            if got is None:
+                stalled = camera_thread.since_last_frame()
+                self._note_stall(stalled if stalled >= self.stalled_after else None)
+                if self._reopen is not None and stalled >= self.reopen_stalled_after:
+                    return f"the camera gave no picture for {stalled:.0f} s"
+            else:
+                self._note_stall(None)
                 seen, frame = got
                 try:
                     if hasattr(watcher, "watch_region"):
@@ -848,6 +899,74 @@ class Table:
                     self._demo_step()
                 except (ValueError, StoreError) as exc:
                     log.warning("demo: %s", exc)
+        return None
+
+    def _note_stall(self, stalled: float | None) -> None:
+        """Tell the screens how long the camera has given no picture (in whole seconds, so
+        the control page counts up), or that pictures come again (``None``)."""
+        shown = int(stalled) if stalled is not None else None
+        if shown == self._camera_status["stalled_s"]:
+            return
+        if self._camera_status["stalled_s"] is None:
+            log.warning("camera: no picture for %d s", shown)
+        elif shown is None:
+            log.info("camera: pictures come again")
+        with self._lock:
+            self._camera_status["stalled_s"] = shown
+            self._publish(self.store.bump())
+
+    def _camera_ended(self, error: BaseException | None) -> str | None:
+        """The camera thread ended: with ``error``, the camera failed and is opened again
+        if it can be (returns why); else the screens are told it stopped."""
+        reason = str(error) if error else "the camera stopped"
+        if error is not None and self._reopen is not None:
+            return reason
+        with self._lock:
+            self._camera_status.update(running=False, stalled_s=None, error=reason)
+            self._publish(self.store.bump())
+        return None
+
+    def _open_again(self, why: str) -> bool:
+        """Close the camera that failed or stalled (``why``) and open it again, tried every
+        ``reopen_every`` s; True once it runs again, False when the table stops first.
+        Only this thread waits: requests, hand entry among them, go on meanwhile."""
+        assert self._reopen is not None
+        log.warning("camera: %s; opening it again", why)
+        trying = f"{why}; trying to open it again every {self.reopen_every:g} s"
+        with self._lock:
+            self._camera_status.update(running=False, moving=False, stalled_s=None,
+                                       reopening=True, error=trying)
+            self._publish(self.store.bump())
+        # Closing lets the device go (a hung one once its read returns), for the new open.
+        self._camera_thread.stop()
+        last_failure = None
+        while not self._stop.is_set():
+            try:
+                camera = self._reopen()
+            except Exception as exc:  # noqa: BLE001 - whatever the failure, try again later
+                if str(exc) != last_failure:  # said once, not every few seconds
+                    last_failure = str(exc)
+                    log.warning("camera: not open again yet: %s", exc)
+                    with self._lock:
+                        self._camera_status["error"] = f"{trying} (last try: {exc})"
+                        self._publish(self.store.bump())
+                self._stop.wait(self.reopen_every)
+                continue
+            from vision.frames import CameraThread
+
+            with self._lock:  # stop() takes the camera thread under this lock
+                if self._stop.is_set():
+                    camera.close()
+                    return False
+                self.camera = camera
+                self._camera_thread = CameraThread(camera, clock=self._clock).start()
+                self._camera_status.update(running=True, reopening=False, error=None,
+                                           back_from=why,
+                                           message=getattr(camera, "message", None))
+                self._publish(self.store.bump())
+            log.info("camera: open again: %s", getattr(camera, "message", ""))
+            return True
+        return False
 
     # -- demo ------------------------------------------------------------------------------
 

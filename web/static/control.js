@@ -75,8 +75,15 @@ function renderStatus(s) {
     " — confirm it, tap a die, enter the throw by hand, or throw again." : "";
   // The source's own line says which camera this is and why (for "auto": why the Pi
   // camera or a webcam was passed over), which is what a person checking the set-up needs.
+  // A camera that gives no picture, or is being opened again, reads no throw: said, with
+  // what to do meanwhile; once back, why it was opened again (a webcam that keeps hanging).
+  const stalled = s.camera.stalled_s != null;
   $("camera").textContent = g && g.family === "card_chicago" ? "" : s.camera.name ? `camera: ${s.camera.name}` +
-    (s.camera.moving ? " · rolling…" : "") + (s.camera.error ? ` · ${s.camera.error}` : "") +
+    (s.camera.moving ? " · rolling…" : "") +
+    (stalled ? ` · the camera has given no picture for ${s.camera.stalled_s} s` : "") +
+    (s.camera.error ? ` · ${s.camera.error}` : "") +
+    (stalled || s.camera.reopening ? " · enter throws by hand meanwhile" : "") +
+    (s.camera.back_from && !s.camera.error ? ` · the camera is back after: ${s.camera.back_from}` : "") +
     (s.camera.message ? ` · ${s.camera.message}` : "") :
     (s.camera.message || "");
   // The camera's picture, to aim it by and to mark the tray on.

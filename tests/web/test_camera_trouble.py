@@ -1,0 +1,179 @@
+"""A camera that hangs or is unplugged mid-game: the control page says so, the table opens
+it again, and throws can be entered by hand meanwhile."""
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+from camera_fakes import FakeCapture
+
+from vision.cameras import reopener
+from vision.usbcamera import UsbCamera, UsbCameraError, UsbCameraUnavailable
+from web.app import create_app
+from web.fakes import FakeCamera, FakeWatcher
+from web.store import Store
+from web.table import Table
+
+
+def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.02)
+    raise AssertionError("condition not met in time")
+
+
+class FakeClock:
+    """A monotonic clock that moves only when a test moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class TroubledCamera(FakeCamera):
+    """A fake camera that hangs in ``read`` while ``hang`` is set (no frame and no error, as
+    a hung webcam), and fails as an unplugged webcam once ``unplugged`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hang, self.hanging, self.unplugged = threading.Event(), threading.Event(), threading.Event()
+        self.closed = threading.Event()
+
+    def read(self) -> np.ndarray:
+        while self.hang.is_set() and not self.closed.is_set():
+            self.hanging.set()
+            time.sleep(0.01)
+        if self.unplugged.is_set():
+            raise UsbCameraError("usb:0 stopped giving pictures (unplugged?)")
+        return super().read()
+
+    def close(self) -> None:
+        self.closed.set()
+        super().close()
+
+
+def table_with(data_dir: Path, camera: Any, **kw: Any) -> Table:
+    """A started table whose fake watcher follows whichever camera the table has now."""
+    holder: dict[str, Table] = {}
+    table = Table(Store(data_dir), camera=camera,
+                  watcher_factory=lambda read: FakeWatcher(holder["table"].camera, read), **kw)
+    holder["table"] = table
+    return table.start()
+
+
+def camera_state(table: Table) -> dict[str, Any]:
+    """The camera part of ``/api/state``, as the control page reads it."""
+    camera: dict[str, Any] = create_app(table).test_client().get("/api/state").get_json()["camera"]
+    return camera
+
+
+def test_a_hung_camera_is_said_to_give_no_picture_until_frames_come_again(data_dir: Path) -> None:
+    clock, camera = FakeClock(), TroubledCamera()
+    table = table_with(data_dir, camera, clock=clock)  # no reopen: only said
+    try:
+        wait_for(lambda: table.snapshot() is not None)
+        assert camera_state(table)["stalled_s"] is None
+        camera.hang.set()
+        assert camera.hanging.wait(2.0)
+        clock.now += 12.0
+        state = wait_for(lambda: (s := camera_state(table))["stalled_s"] == 12 and s)
+        assert state["running"] and state["error"] is None and not state["reopening"]
+        camera.hang.clear()
+        state = wait_for(lambda: (s := camera_state(table))["stalled_s"] is None and s)
+        assert state["running"] and state["error"] is None and state["back_from"] is None
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_a_camera_that_stays_hung_is_closed_and_opened_again(data_dir: Path) -> None:
+    clock, hung, fresh = FakeClock(), TroubledCamera(), FakeCamera()
+    table = table_with(data_dir, hung, clock=clock, reopen=lambda: fresh)
+    try:
+        wait_for(lambda: table.snapshot() is not None)
+        hung.hang.set()
+        assert hung.hanging.wait(2.0)
+        clock.now += 31.0
+        state = wait_for(lambda: (s := camera_state(table))["back_from"] and s)
+        assert state["back_from"] == "the camera gave no picture for 31 s"
+        assert state["running"] and state["stalled_s"] is None and state["error"] is None
+        assert hung.closed.is_set() and table.camera is fresh
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        fresh.roll([3, 4])
+        wait_for(lambda: (table.state()["game"]["last_roll"] or {}).get("dice") == [3, 4])
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_an_unplugged_webcam_is_opened_again_on_the_second_try(data_dir: Path) -> None:
+    capture = FakeCapture(0, size=(16, 12), frames_left=3)
+    webcam = UsbCamera(0, settle_s=0, capture=lambda i: capture)
+    plugged_in = FakeCamera()
+    tries: list[int] = []
+
+    def usb(index: int) -> Any:
+        tries.append(index)
+        if len(tries) == 1:
+            raise UsbCameraUnavailable(f"no camera at /dev/video{index}")
+        return plugged_in
+
+    table = table_with(data_dir, webcam, reopen=reopener(webcam, usb=usb), reopen_every=0.01)
+    try:
+        state = wait_for(lambda: (s := camera_state(table))["back_from"] and s)
+        assert tries == [0, 0]
+        assert state["back_from"] == "usb:0 stopped giving pictures (unplugged?)"
+        assert state["running"] and not state["reopening"] and state["error"] is None
+        assert capture.released  # the old device was let go for the new one
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        plugged_in.roll([2, 5])  # read through a new watcher on the new camera
+        wait_for(lambda: (table.state()["game"]["last_roll"] or {}).get("dice") == [2, 5])
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_throws_are_entered_by_hand_while_the_camera_is_opened_again(data_dir: Path) -> None:
+    camera, plugged_in = TroubledCamera(), FakeCamera()
+    opening, plug_in = threading.Event(), threading.Event()
+    tries: list[int] = []
+
+    def reopen() -> Any:
+        tries.append(1)
+        if len(tries) == 1:
+            raise UsbCameraUnavailable("no camera at /dev/video0")
+        opening.set()
+        plug_in.wait(10)  # a slow open: the table must not wait for it
+        return plugged_in
+
+    table = table_with(data_dir, camera, reopen=reopen, reopen_every=0.01)
+    client = create_app(table).test_client()
+    try:
+        assert client.post("/api/games", json={"family": "sum_chicago",
+                                               "players": ["Aino", "Bertil"]}).status_code == 200
+        camera.unplugged.set()
+        assert opening.wait(5.0)
+        state = client.get("/api/state").get_json()["camera"]
+        assert not state["running"] and state["reopening"] and state["back_from"] is None
+        assert state["error"] == ("usb:0 stopped giving pictures (unplugged?); trying to open it "
+                                  "again every 0.01 s (last try: no camera at /dev/video0)")
+        resp = client.post("/api/roll", json={"dice": [5, 6]})
+        assert resp.status_code == 200, resp.get_data(as_text=True)
+        assert resp.get_json()["game"]["last_roll"]["dice"] == [5, 6]
+        assert resp.get_json()["game"]["next"]["player"] == "Bertil"
+        plug_in.set()
+        state = wait_for(lambda: (s := camera_state(table))["running"] and s)
+        assert state["back_from"] == "usb:0 stopped giving pictures (unplugged?)"
+        assert not state["reopening"] and state["error"] is None
+    finally:
+        plug_in.set()
+        table.stop()
+        table.store.close()
