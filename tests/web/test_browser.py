@@ -432,3 +432,26 @@ def test_a_die_is_corrected_from_the_keyboard(browser: Any, tmp_path: Path) -> N
         # and the new player's name field says what it is for.
         assert page.get_attribute("#joinname", "aria-label")
         page.close()
+
+
+def test_the_dice_entered_by_hand_are_the_dice_shown(browser: Any, tmp_path: Path) -> None:
+    # After a throw entered by hand, the next throw's dice on the page are what "Score
+    # this throw" sends: a throw must never be scored with dice nobody saw.
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        page = browser.new_page(viewport={"width": 820, "height": 1180})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#hand [data-hand='1']")
+        for _ in range(2):
+            page.click("#hand [data-hand='0']")          # 1 -> 2 -> 3
+        page.click("#hand [data-hand='1']")              # 1 -> 2
+        page.click("#handgo")                            # Aino: 3 + 2
+        page.wait_for_function("document.querySelector('#status').innerText.includes('Bertil')")
+        page.wait_for_timeout(300)                        # the live event comes too
+        shown = [int(v) for v in page.eval_on_selector_all(
+            "#hand [data-hand] svg", "els => els.map((e) => e.dataset.value)")]
+        page.click("#handgo")                            # Bertil's throw, as shown
+        page.wait_for_function("document.querySelector('#status').innerText.includes('Cecilia')")
+        log = server.table.game.log if server.table.game else []
+        assert [a["dice"] for a in log] == [[3, 2], shown]
+        page.close()

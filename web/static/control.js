@@ -291,7 +291,12 @@ function renderHand(s) {
     el.innerHTML = dieSVG(handDice[i]);
   }));
   if (n) $("handgo").addEventListener("click", async () => {
-    if (await post("roll", { dice: handDice }, $("handerror"))) handDice = Array(n).fill(1);
+    // Back to ones for the next throw, on the page too: the live event that drew the new
+    // state may have come before this answer, and the dice shown must be those sent.
+    if (await post("roll", { dice: handDice }, $("handerror"))) {
+      handDice = [];
+      renderHand(state);
+    }
   });
 }
 
