@@ -21,7 +21,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from contextlib import contextmanager
 
@@ -352,6 +352,19 @@ class Store:
             row = self._db.execute(f"SELECT * FROM readings WHERE game IS ? AND status NOT IN ({marks}) "
                                    "ORDER BY id DESC LIMIT 1", (game_id, *skip)).fetchone()
         return None if row is None else _reading_row(row)
+
+    def newest_reading(self, game_id: int | None,
+                       counts: Callable[[ReadingRow], bool]) -> ReadingRow | None:
+        """The newest reading of a game that ``counts``, or ``None``: read newest first,
+        stopping at the first that does."""
+        with self._lock:
+            rows = self._db.execute("SELECT * FROM readings WHERE game IS ? ORDER BY id DESC",
+                                    (game_id,))
+            for row in rows:
+                found = _reading_row(row)
+                if counts(found):
+                    return found
+        return None
 
     def reading_for_action(self, game_id: int, index: int) -> ReadingRow | None:
         """The reading a roll came from, if it came from the camera."""

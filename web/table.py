@@ -308,11 +308,17 @@ class Table:
         ignored = newest if newest is not None and newest.status == "ignored" else None
         reading = (self.store.latest_reading(self.game_id, skip=("ignored",))
                    if ignored is not None else newest)
+        if reading is not None and self._taken_back(reading) is not None:
+            # Its throw no longer counts (undone, or dropped after a correction): the
+            # throw to show, and to tap, is the latest one that still does.
+            reading = self.store.newest_reading(
+                self.game_id, lambda r: r.status == "scored" and self._taken_back(r) is None) \
+                or reading
         waiting = reading is not None and reading.status == "waiting"
         return {
             "revision": revision,
             "game": game_state,
-            "reading": reading.to_json() if reading is not None else None,
+            "reading": self._reading_json(reading),
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
                        "empty_tray": self._has_empty_tray(), "known_dice": self._known_dice(),
@@ -325,6 +331,25 @@ class Table:
                       "picture": reading is not None and (reading.id in self._reading_frames
                                                           or reading.id in self._scored_frames)},
         }
+
+    def _taken_back(self, reading: Any) -> str | None:
+        """``"undone"`` or ``"dropped"`` when ``reading`` was scored but its roll no longer
+        counts in the game (taken back by an undo, or dropped after a correction), else
+        ``None``."""
+        if reading.status != "scored" or reading.action is None or self.game is None:
+            return None
+        if reading.action in self.game.in_force():
+            return None
+        dropped = {d.get("action") for d in self.game.state()["dropped"]}
+        return "dropped" if reading.action in dropped else "undone"
+
+    def _reading_json(self, reading: Any) -> dict[str, Any] | None:
+        """A reading as the screens get it, its status saying whether its throw counts."""
+        if reading is None:
+            return None
+        out: dict[str, Any] = reading.to_json()
+        out["status"] = self._taken_back(reading) or reading.status
+        return out
 
     @property
     def _calibration(self) -> Any:
@@ -538,6 +563,11 @@ class Table:
             reading = self._reading(reading_id)
             _check_die_index(reading, die, seen)
             _check_value(value)
+            gone = self._taken_back(reading)
+            if gone is not None:
+                why = "taken back by an undo" if gone == "undone" else "dropped after a correction"
+                raise TableError(f"reading {reading.id} is {gone}: its throw was {why} and no "
+                                 "longer counts, so there is nothing to correct; throw again")
             scored = reading.status == "scored" and reading.action is not None
             if not scored and reading.status != "waiting":
                 raise TableError(f"reading {reading.id} is {reading.status}: "

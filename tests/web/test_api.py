@@ -279,3 +279,39 @@ def test_seen_must_be_the_list_of_values_shown(api: Any) -> None:
     out = api.post("correct", {"reading": rid, "die": 1, "value": 4, "seen": "3,4"}, status=400)
     assert "'seen'" in out["error"]
     assert api.state() == before
+
+
+def test_after_an_undo_the_throw_shown_to_correct_is_the_latest_that_counts(api: Any) -> None:
+    api.start()
+    api.table.handle_reading(reading(1, 2))          # Aino's, misread: it was 1 + 1
+    aino = api.state()["reading"]["id"]
+    api.table.handle_reading(reading(5, 2))          # Bertil's
+    bertil = api.state()["reading"]["id"]
+    s = api.post("undo")                             # Bertil throws again
+    # Bertil's throw no longer counts: the throw shown, and tapped, is Aino's.
+    assert s["game"]["next"]["player"] == "Bertil"
+    assert s["reading"]["id"] == aino and s["reading"]["status"] == "scored"
+    s = api.post("correct", {"reading": aino, "die": 1, "value": 1})
+    assert scores(s) == [2, 0, 0]
+    # A tap on the throw taken back (a screen that had not updated yet) says why it fails.
+    out = api.post("correct", {"reading": bertil, "die": 0, "value": 1}, status=409)
+    assert "undone" in out["error"] and "throw again" in out["error"]
+    assert scores(api.state()) == [2, 0, 0]
+
+
+def test_a_throw_dropped_after_a_correction_is_shown_as_dropped(api: Any) -> None:
+    api.post("games", {"family": "ten_thousand", "players": ["Aino", "Bertil"],
+                       "options": {"opening": 0}})
+    api.table.handle_reading(reading(1, 2, 3, 4, 6, 6))
+    first = api.state()["reading"]["id"]
+    api.post("action", {"type": "set_aside", "player": "Aino", "dice": [1]})
+    api.table.handle_reading(reading(5, 2, 3, 3, 6))
+    second = api.state()["reading"]["id"]
+    # The first throw had no 1 after all: a farkle, and the throw after it never was.
+    api.post("correct", {"reading": first, "die": 0, "value": 2})
+    s = api.state()
+    assert s["game"]["next"]["player"] == "Bertil"
+    assert s["reading"]["id"] == first and s["reading"]["status"] == "scored"
+    assert api.table.store.reading(second) is not None
+    out = api.post("correct", {"reading": second, "die": 0, "value": 1}, status=409)
+    assert "dropped" in out["error"]

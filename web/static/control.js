@@ -151,7 +151,13 @@ function renderReading(s) {
   // A die the camera missed: the throw is short of what the game expects.
   const expected = s.game && s.game.next ? s.game.next.dice : null;
   const short = waiting && expected != null && r.dice.length < expected;
-  box.innerHTML = ignored + `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)} · tap a die to correct it</div>` +
+  // Only a throw that counts (scored) or waits can be corrected; one undone, dropped
+  // after a correction or replaced by another is shown, not offered.
+  const tappable = waiting || r.status === "scored";
+  const gone = r.status === "undone" || r.status === "dropped" ? " · it no longer counts" : "";
+  if (!tappable) closePicker();
+  box.innerHTML = ignored + `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)}` +
+    (tappable ? " · tap a die to correct it" : gone) + `</div>` +
     `<div class="dice">` + r.dice.map((d, i) =>
       `<button type="button" class="diebutton" data-die="${i}" title="${esc(d.reason || "")}">${dieSVG(d.value, d)}</button>`).join("") +
     (short ? `<button class="secondary" id="adddie" title="a die the camera missed">+ missed die</button>` : "") +
@@ -159,7 +165,7 @@ function renderReading(s) {
     // The throw as the camera saw it, dice boxed and numbered as above: which die is which.
     (s.table.picture ? `<img class="readingpic" alt="the throw as the camera saw it" ` +
       `src="/api/readings/${r.id}/picture.jpg?dice=${r.dice.map((d) => (d.value || 0) + (d.flagged ? "f" : "")).join("-")}">` : "");
-  box.querySelectorAll("[data-die]").forEach((el) => {
+  if (tappable) box.querySelectorAll("[data-die]").forEach((el) => {
     el.addEventListener("click", () => openPicker(Number(el.dataset.die), waiting));
   });
   if (short) $("adddie").addEventListener("click", () => openPicker(null, true));
