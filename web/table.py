@@ -311,9 +311,9 @@ class Table:
         if reading is not None and self._taken_back(reading) is not None:
             # Its throw no longer counts (undone, or dropped after a correction): the
             # throw to show, and to tap, is the latest one that still does.
+            counting = set(self.game.in_force()) if self.game is not None else set()
             reading = self.store.newest_reading(
-                self.game_id, lambda r: r.status == "scored" and self._taken_back(r) is None) \
-                or reading
+                self.game_id, lambda r: r.status == "scored" and r.action in counting) or reading
         waiting = reading is not None and reading.status == "waiting"
         return {
             "revision": revision,
@@ -338,7 +338,7 @@ class Table:
         ``None``."""
         if reading.status != "scored" or reading.action is None or self.game is None:
             return None
-        if reading.action in self.game.in_force():
+        if reading.action in set(self.game.in_force()):
             return None
         dropped = {d.get("action") for d in self.game.state()["dropped"]}
         return "dropped" if reading.action in dropped else "undone"
