@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS games (
     players TEXT NOT NULL,
     created REAL NOT NULL,
     finished REAL,
-    winner TEXT
+    winner TEXT,
+    loser TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     game INTEGER NOT NULL REFERENCES games(id),
@@ -76,12 +77,13 @@ class GameRow:
     created: float
     finished: float | None
     winner: str | None
+    loser: str | None = None     # a Pub Chicago game finds its loser, not a winner
 
     def to_json(self) -> dict[str, Any]:
         """For the history page and ``/api/games``."""
         return {"id": self.id, "family": self.family, "options": self.options,
                 "players": self.players, "created": self.created,
-                "finished": self.finished, "winner": self.winner}
+                "finished": self.finished, "winner": self.winner, "loser": self.loser}
 
 
 @dataclass(frozen=True)
@@ -159,6 +161,7 @@ class Store:
                         f"{self.path}: this is an SQLite file but not a dicetray database; "
                         "move it away or choose another --data folder")
             db.executescript(_SCHEMA)
+            _add_loser_column(db)
             version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if version is None:
                 db.execute("INSERT INTO meta VALUES ('schema', ?), ('revision', '0')",
@@ -277,11 +280,13 @@ class Store:
                                (json.dumps(reading_dice), reading))
             return self._bump(db), reading
 
-    def mark_finished(self, game_id: int, finished: bool, winner: str | None) -> None:
-        """Record whether a game is over and who won (derived data: replay can redo it)."""
+    def mark_finished(self, game_id: int, finished: bool, winner: str | None,
+                      loser: str | None = None) -> None:
+        """Record whether a game is over and who won, or lost (derived data: replay can
+        redo it)."""
         with self._write() as db:
-            db.execute("UPDATE games SET finished = ?, winner = ? WHERE id = ?",
-                       (time.time() if finished else None, winner, game_id))
+            db.execute("UPDATE games SET finished = ?, winner = ?, loser = ? WHERE id = ?",
+                       (time.time() if finished else None, winner, loser, game_id))
 
     def game(self, game_id: int) -> GameRow | None:
         """One game's record, or ``None`` when there is no game ``game_id``."""
@@ -411,8 +416,18 @@ def _row_id(n: int) -> bool:
     return -2**63 <= n < 2**63
 
 
+def _add_loser_column(db: sqlite3.Connection) -> None:
+    """A database made before games kept their loser gets the column (empty for the
+    games it holds); older dicetrays read it as before, as they name their columns by
+    position and it comes last."""
+    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
+    if "loser" not in columns:
+        db.execute("ALTER TABLE games ADD COLUMN loser TEXT")
+
+
 def _game_row(row: tuple[Any, ...]) -> GameRow:
-    return GameRow(int(row[0]), row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5], row[6])
+    return GameRow(int(row[0]), row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5],
+                   row[6], row[7])
 
 
 def _reading_row(row: tuple[Any, ...]) -> ReadingRow:

@@ -467,7 +467,7 @@ class Table:
             st = game.state()
             if st["finished"] and self._finished_at is None:
                 self._finished_at = time.monotonic()
-                self.store.mark_finished(self.game_id, True, st.get("winner"))
+                self.store.mark_finished(self.game_id, True, st.get("winner"), st.get("loser"))
             elif not st["finished"] and self._finished_at is not None:
                 self._finished_at = None
                 self.store.mark_finished(self.game_id, False, None)

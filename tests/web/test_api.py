@@ -315,3 +315,19 @@ def test_a_throw_dropped_after_a_correction_is_shown_as_dropped(api: Any) -> Non
     assert api.table.store.reading(second) is not None
     out = api.post("correct", {"reading": second, "die": 0, "value": 1}, status=409)
     assert "dropped" in out["error"]
+
+
+def test_the_history_names_the_loser_of_a_pub_chicago_game(api: Any) -> None:
+    api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil"],
+                       "options": {"match_length": 1}})
+    for action in ({"type": "roll", "player": "Aino", "dice": [6, 3, 5]},
+                   {"type": "done", "player": "Aino"},
+                   {"type": "announce", "player": "Aino", "ones": 100, "sixes": 60, "order": "high"},
+                   {"type": "roll", "player": "Bertil", "dice": [2, 2, 4]}):
+        api.post("action", action)
+    assert api.state()["game"]["loser"] == "Bertil"
+    assert api.client.get("/api/games").get_json()[0]["loser"] == "Bertil"
+    page = api.client.get("/history").get_data(as_text=True)
+    assert "Bertil lost" in page and ">over<" not in page
+    api.post("undo")                         # not over any more
+    assert "Bertil lost" not in api.client.get("/history").get_data(as_text=True)

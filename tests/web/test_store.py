@@ -117,3 +117,29 @@ def test_a_database_locked_by_another_program_is_refused_by_name(api: Any, data_
     assert str(data_dir / "dicetray.sqlite3") in out["error"] and "locked" in out["error"]
     assert api.state() == before
     assert api.post("roll", {"dice": [1, 1]})["game"]["players"][0]["score"] == 2
+
+
+def test_a_database_of_an_earlier_dicetray_opens_with_its_games(data_dir: Path) -> None:
+    # Made before games kept their loser: the games table has no such column.
+    data_dir.mkdir(parents=True)
+    db = sqlite3.connect(data_dir / "dicetray.sqlite3")
+    db.executescript("""
+        CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        INSERT INTO meta VALUES ('schema', '1'), ('revision', '3');
+        CREATE TABLE games (id INTEGER PRIMARY KEY, family TEXT NOT NULL, options TEXT NOT NULL,
+                            players TEXT NOT NULL, created REAL NOT NULL, finished REAL,
+                            winner TEXT);
+        INSERT INTO games VALUES (1, 'sum_chicago', '{}', '["Aino", "Bertil"]', 1.0, 2.0, 'Aino');
+    """)
+    db.close()
+    store = Store(data_dir)
+    assert [(g.id, g.winner, g.loser) for g in store.games()] == [(1, "Aino", None)]
+    table = Table(store)
+    table.new_game("pub_chicago", ["Aino", "Bertil"], {"match_length": 1})
+    for action in ({"type": "roll", "player": "Aino", "dice": [6, 3, 5]},
+                   {"type": "done", "player": "Aino"},
+                   {"type": "announce", "player": "Aino", "ones": 100, "sixes": 60, "order": "high"},
+                   {"type": "roll", "player": "Bertil", "dice": [2, 2, 4]}):
+        table.act(action)
+    assert [(g.id, g.loser) for g in store.games()] == [(2, "Bertil"), (1, None)]
+    store.close()
