@@ -153,6 +153,8 @@ class PubChicagoRules(Rules[PubChicagoState]):
 
     family = "pub_chicago"
     options = {"variant": ("basis", "bayrisch", "tschigg"), "match_length": (3, 1, 5, 10)}
+    # Bayrisch and Tschigg end by themselves: only Basis plays a match of loser searches.
+    option_needs = {"match_length": ("variant", "basis")}
     action_types = frozenset({"leader", "roll", "set_aside", "turn_sixes", "done", "announce"})
     min_players = 2
     max_players = 40

@@ -20,6 +20,9 @@ class Rules(ABC, Generic[S]):
     family: ClassVar[str]
     #: option key -> allowed values, the default first (GAMEFILE.md).
     options: ClassVar[Mapping[str, tuple[Any, ...]]]
+    #: option key -> (another option, the value it needs): an option that means
+    #: something only with that value (Pub Chicago's match length, in Basis alone).
+    option_needs: ClassVar[Mapping[str, tuple[str, Any]]] = {}
     #: the action types of this family besides undo and correct.
     action_types: ClassVar[frozenset[str]]
     min_players: ClassVar[int] = 1

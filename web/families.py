@@ -14,7 +14,8 @@ TITLES = {
 
 
 def family_table() -> dict[str, Any]:
-    """Every family whose rules load: title, options (default first) and player limits.
+    """Every family whose rules load: title, options (default first), which options mean
+    something only with another option's value (``needs``), and player limits.
 
     A family still being written (its module missing or broken) is left out rather than
     breaking the page.
@@ -27,5 +28,6 @@ def family_table() -> dict[str, Any]:
             continue
         out[family] = {"title": TITLES.get(family, family),
                        "options": {k: list(v) for k, v in rules.options.items()},
+                       "needs": {k: list(v) for k, v in rules.option_needs.items()},
                        "min_players": rules.min_players, "max_players": rules.max_players}
     return out

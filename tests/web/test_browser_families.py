@@ -6,6 +6,7 @@ person decides is tapped on the control page.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -153,6 +154,31 @@ def test_card_chicago_exchange_and_shown_hands_on_the_panel(screens: Any) -> Non
     s.board_shows("Exchange 2")
     assert s.board.locator("#board .shows .card").count() == 10
     assert s.control.inner_text("#othererror") == ""
+
+
+def test_pub_chicago_offers_a_match_length_for_basis_alone_and_names_its_loser(
+        screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+    s = open_screens()
+    s.control.on("dialog", lambda dialog: dialog.accept())      # "a game is in progress"
+    s.control.wait_for_selector("#family option[value='pub_chicago']", state="attached")
+    s.control.select_option("#family", "pub_chicago")
+    assert s.control.is_visible("[data-option='match_length']")          # Basis, the default
+    s.control.select_option("[data-option='variant']", json.dumps("bayrisch"))
+    assert not s.control.is_visible("[data-option='match_length']")     # ends by itself
+    s.control.fill("#newplayers", "Aino, Bertil")
+    s.control.click("#start")
+    s.board_shows("Bayrisch")
+
+    server.table.new_game("pub_chicago", ["Aino", "Bertil"], {"match_length": 1})
+    for action in ({"type": "roll", "player": "Aino", "dice": [6, 3, 5]},
+                   {"type": "done", "player": "Aino"},
+                   {"type": "announce", "player": "Aino", "ones": 100, "sixes": 60, "order": "high"},
+                   {"type": "roll", "player": "Bertil", "dice": [2, 2, 4]}):
+        server.table.act(action)
+    s.board_shows("Bertil loses!")
+    s.control.wait_for_function("document.querySelector('#status').innerText.includes('Bertil loses')")
 
 
 @pytest.mark.parametrize("family,options", [

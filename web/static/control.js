@@ -63,7 +63,11 @@ function renderStatus(s) {
   const g = s.game;
   let html = "";
   if (!g) html = "No game in progress: start one below.";
-  else if (g.finished) html = g.winner ? `<b>${esc(g.winner)}</b> wins. Start a new game below.` : "Game over.";
+  else if (g.finished) {
+    // Pub Chicago finds a loser, the other families a winner.
+    html = g.winner ? `<b>${esc(g.winner)}</b> wins. Start a new game below.`
+      : g.loser ? `<b>${esc(g.loser)}</b> loses. Start a new game below.` : "Game over.";
+  }
   else {
     const n = g.next || {};
     if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s throw (${n.dice} dice)` : `<b>${esc(n.player)}</b> to play`;
@@ -398,9 +402,22 @@ function render(s, current) {
 function renderOptions() {
   const fam = families[$("family").value];
   $("options").innerHTML = fam ? Object.entries(fam.options).map(([key, values]) =>
-    `<label>${esc(key.replace(/_/g, " "))}<select data-option="${esc(key)}">` +
+    `<label data-for="${esc(key)}">${esc(key.replace(/_/g, " "))}<select data-option="${esc(key)}">` +
     values.map((v, i) => `<option value='${esc(JSON.stringify(v))}'>${esc(v)}${i === 0 ? " (default)" : ""}</option>`).join("") +
     `</select></label>`).join("") : "";
+  $("options").querySelectorAll("[data-option]").forEach((el) => el.addEventListener("change", showNeededOptions));
+  showNeededOptions();
+}
+
+// An option that means something only with another's value (Pub Chicago's match length,
+// Basis alone) is offered only then, and not sent otherwise.
+function showNeededOptions() {
+  const fam = families[$("family").value];
+  for (const [key, [other, value]] of Object.entries((fam && fam.needs) || {})) {
+    const select = document.querySelector(`[data-option="${CSS.escape(other)}"]`);
+    const label = document.querySelector(`[data-for="${CSS.escape(key)}"]`);
+    if (select && label) label.style.display = JSON.parse(select.value) === value ? "" : "none";
+  }
 }
 
 async function setup() {
@@ -417,7 +434,7 @@ async function setup() {
     if (g && !g.finished && !window.confirm("A game is in progress. Start a new one?")) return;
     const options = {};
     document.querySelectorAll("[data-option]").forEach((el) => {
-      options[el.dataset.option] = JSON.parse(el.value);
+      if (el.parentElement.style.display !== "none") options[el.dataset.option] = JSON.parse(el.value);
     });
     post("games", { family: $("family").value, players: $("newplayers").value, options }, $("starterror"));
   });
