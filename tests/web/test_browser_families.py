@@ -181,6 +181,18 @@ def test_pub_chicago_offers_a_match_length_for_basis_alone_and_names_its_loser(
     s.control.wait_for_function("document.querySelector('#status').innerText.includes('Bertil loses')")
 
 
+def test_the_control_page_shows_the_rules_and_decisions_of_the_game(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("ten_thousand", ["Aino", "Bertil"], {"exact_target": True})
+    s = open_screens()
+    s.control.wait_for_selector("#rules summary")
+    s.control.click("#rules summary")
+    text = s.control.inner_text("#ruleslist")
+    for line in server.table.state()["game"]["help"]:
+        assert line in text
+    assert "decision" in text.lower() and "exact" in text.lower()
+
+
 @pytest.mark.parametrize("family,options", [
     ("ten_thousand", {"opening": 0, "target": 5000}),
     ("pub_chicago", {"variant": "tschigg"}),

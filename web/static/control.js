@@ -124,6 +124,20 @@ function renderStatus(s) {
   $("handsection").style.display = dice ? "" : "none";
 }
 
+// The game's rules with the options in force and the project's decisions (RULES.md: a
+// decision is shown in the game's help so players know). Rebuilt only when they change,
+// so an opened list stays open through the live updates.
+let shownRules = null;
+
+function renderRules(s) {
+  const help = s.game && s.game.help ? s.game.help : [];
+  const key = JSON.stringify(help);
+  if (key === shownRules) return;
+  shownRules = key;
+  $("rules").style.display = help.length ? "" : "none";
+  $("ruleslist").innerHTML = help.map((line) => `<li>${esc(line)}</li>`).join("");
+}
+
 // How the die size stands (web/table.py: _die_size).
 function dieSizeNote(size) {
   if (!size) return "";
@@ -393,6 +407,7 @@ function render(s, current) {
   state = s;
   document.body.dataset.revision = s.revision;
   renderStatus(s);
+  renderRules(s);
   renderReading(s);
   renderHand(s);
   renderPlayers(s);
