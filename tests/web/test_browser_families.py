@@ -193,6 +193,16 @@ def test_the_control_page_shows_the_rules_and_decisions_of_the_game(screens: Any
     assert "decision" in text.lower() and "exact" in text.lower()
 
 
+def test_a_royal_flush_that_wins_at_once_is_not_shown_as_scoring_nothing(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"], {"royal_flush": "win"})
+    s = open_screens()
+    server.table.act({"type": "show", "round": 1, "hands": {"Aino": "AH KH QH JH TH"}})
+    s.board_shows("Aino wins!")
+    s.board_shows("Round 1: Aino wins at once · royal flush")
+    assert "scores 0" not in s.board.inner_text("#board")
+
+
 @pytest.mark.parametrize("family,options", [
     ("ten_thousand", {"opening": 0, "target": 5000}),
     ("pub_chicago", {"variant": "tschigg"}),

@@ -279,7 +279,9 @@ function cardChicagoPanel(game, state) {
   }).join("") + `</table>`;
   const show = deal.shows[deal.shows.length - 1];
   if (show) {
-    right += `<h2>Round ${show.round}: ` + (show.best ? `${esc(show.best)} scores ${show.points} · ${esc(show.name)}`
+    // A royal flush that wins at once scores no points: it wins the game.
+    const what = show.points || !(game.finished && game.winner === show.best) ? `scores ${show.points}` : "wins at once";
+    right += `<h2>Round ${show.round}: ` + (show.best ? `${esc(show.best)} ${what} · ${esc(show.name)}`
       : esc(show.note)) + `</h2><table class="shows">` + Object.entries(show.hands).map(([name, h]) =>
       `<tr class="${name === show.best ? "best" : ""}"><td>${esc(name)}</td><td>${handHTML(h.cards)}</td>` +
       `<td class="muted">${esc(h.name)}</td></tr>`).join("") + `</table>`;
