@@ -437,6 +437,9 @@ class TenThousandRules(Rules[TenThousandState]):
             "throw": None if turn.throw is None else list(turn.throw),
             "choices": [] if turn.throw is None else self._choices(state, turn.throw),
             "needs_to_open": 0 if opened else max(0, state.options["opening"] - turn.points),
+            # What a bank now would do (banked, below the opening, over the target): with
+            # an exact target the table sees before the tap that the points would be lost.
+            "bank": self._bank_outcome(state, turn.player, turn.points),
         }
 
     def _choices(self, state: TenThousandState, throw: tuple[int, ...]) -> list[dict[str, Any]]:

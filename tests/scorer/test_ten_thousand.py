@@ -212,6 +212,19 @@ def test_exact_target_loses_a_bank_that_passes_it() -> None:
     assert game.state()["final_round"] == {"reached_by": "A", "to_play": ["B"]}
 
 
+def test_the_turn_says_what_a_bank_now_would_do() -> None:
+    # The table decides before tapping: an exact target loses a bank that passes it.
+    base = six_of("A", 6) + farkle("B")               # A 4800
+    game = play(base + [roll("A", 1, 1, 1, 2, 3, 4), keep("A", 1, 1, 1)],
+                target=5000, exact_target=True)
+    assert game.state()["turn"]["bank"] == "over the target"
+    game = play(base + [roll("A", 1, 1, 2, 3, 4, 6), keep("A", 1, 1)],
+                target=5000, exact_target=True)
+    assert game.state()["turn"]["bank"] == "banked"
+    game = play([roll("A", 5, 2, 2, 3, 4, 6), keep("A", 5)], opening=500)
+    assert game.state()["turn"]["bank"] == "below the opening"
+
+
 def test_final_round_every_other_player_gets_one_more_turn() -> None:
     game = play(six_of("A", 5) + farkle("B") + farkle("C")
                 + [roll("A", 1, 1, 1, 2, 3, 4), keep("A", 1, 1, 1), roll("A", 1, 5, 2),

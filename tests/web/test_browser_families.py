@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from web.fakes import reading
+from web.fakes import FakeCamera, reading
 from web.live import LiveServer
 
 WAIT_MS = 10_000
@@ -201,6 +201,30 @@ def test_a_royal_flush_that_wins_at_once_is_not_shown_as_scoring_nothing(screens
     s.board_shows("Aino wins!")
     s.board_shows("Round 1: Aino wins at once · royal flush")
     assert "scores 0" not in s.board.inner_text("#board")
+
+
+def test_ten_thousand_says_before_the_tap_that_a_bank_over_an_exact_target_is_lost(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"],
+                              {"target": 5000, "opening": 0, "exact_target": True})
+        for action in ({"type": "roll", "player": "Aino", "dice": [6, 6, 6, 6, 6, 6]},
+                       {"type": "set_aside", "player": "Aino", "dice": [6] * 6},
+                       {"type": "bank", "player": "Aino"},                     # 4800
+                       {"type": "roll", "player": "Bertil", "dice": [2, 2, 3, 3, 4, 6]},
+                       {"type": "roll", "player": "Aino", "dice": [1, 1, 1, 2, 3, 4]},
+                       {"type": "set_aside", "player": "Aino", "dice": [1, 1, 1]}):
+            server.table.act(action) if action["type"] != "roll" else \
+                server.table.hand_roll(action["dice"])
+        page = browser.new_page(viewport={"width": 820, "height": 1180})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#other [data-type='bank']")
+        assert "over 5000, so lost" in page.inner_text("#other [data-type='bank']")
+        server.table.hand_roll([5, 2, 3])
+        page.wait_for_selector("#other [data-choice]")
+        # Aino chooses what to keep now: no throw is due, so "Roll for me" is not offered.
+        assert page.is_disabled("#rollforme")
+        page.close()
 
 
 @pytest.mark.parametrize("family,options", [

@@ -113,7 +113,10 @@ function renderStatus(s) {
   const canUndo = g && (g.next.actions || []).includes("undo");
   $("undo").disabled = !canUndo;
   $("rollforme").style.display = s.camera.can_roll ? "" : "none";
-  $("rollforme").disabled = !(g && g.next && g.next.player);
+  // Only when a throw is due: while a player chooses (10000's keep, Pub Chicago's
+  // announcement) a tap would only be refused.
+  $("rollforme").disabled = !(g && g.next && g.next.player && g.next.dice &&
+    (g.next.actions || []).includes("roll"));
   const dropped = g && g.dropped ? g.dropped : [];
   $("dropped").innerHTML = dropped.length ? `<b>Dropped after a correction</b><ul>` + dropped.map((d) =>
     `<li>action ${esc(d.action)}: ${esc(d.type)}${d.player ? " by " + esc(d.player) : ""} — ${esc(d.reason)}</li>`).join("") +

@@ -38,7 +38,12 @@ function tenThousandForm(box, game, s, ui) {
         `<small>then ${c.dice_left} ${c.dice_left === 1 ? "die" : "dice"}, farkle ${pct(c.farkle_chance)}</small></button>`).join("") + `</div>`;
   }
   const row = [];
-  if (can(game, "bank")) row.push(`<button data-type="bank">Bank ${turn.points}</button>`);
+  if (can(game, "bank")) {
+    // Exact target: a bank that passes the target is lost (RULES.md §3); say so before the tap.
+    row.push(turn.bank === "over the target"
+      ? `<button class="danger" data-type="bank">Bank ${turn.points}: over ${game.target}, so lost</button>`
+      : `<button data-type="bank">Bank ${turn.points}</button>`);
+  }
   if (can(game, "roll")) {
     row.push(throwButton(game, s));
     row.push(`<span class="muted">chance of a farkle with ${game.next.dice}: ${pct(game.farkle_chance)}` +
