@@ -227,6 +227,20 @@ def test_ten_thousand_says_before_the_tap_that_a_bank_over_an_exact_target_is_lo
         page.close()
 
 
+def test_the_control_page_says_when_sum_chicago_is_in_its_tie_break(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"], {"rounds": "low"})
+        for target in range(2, 8):                     # both hit 5 and nothing else
+            for _ in range(2):
+                server.table.hand_roll([2, 3] if target == 5 else [6, 6])
+        page = browser.new_page(viewport={"width": 820, "height": 1180})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#status b")
+        assert "tie-break" in page.inner_text("#status")
+        page.close()
+
+
 @pytest.mark.parametrize("family,options", [
     ("ten_thousand", {"opening": 0, "target": 5000}),
     ("pub_chicago", {"variant": "tschigg"}),

@@ -73,6 +73,7 @@ function renderStatus(s) {
     if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s throw (${n.dice} dice)` : `<b>${esc(n.player)}</b> to play`;
     else html = g.family === "card_chicago" ? "The hands are entered next" : "Waiting";
     if (g.family === "sum_chicago" && g.target != null) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
+    else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break: the highest sum wins`;
   }
   $("status").innerHTML = html;
   $("note").textContent = s.table.waiting ? s.table.message +
