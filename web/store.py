@@ -421,8 +421,26 @@ def _add_loser_column(db: sqlite3.Connection) -> None:
     games it holds); older dicetrays read it as before, as they name their columns by
     position and it comes last."""
     columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
-    if "loser" not in columns:
-        db.execute("ALTER TABLE games ADD COLUMN loser TEXT")
+    if "loser" in columns:
+        return
+    db.execute("ALTER TABLE games ADD COLUMN loser TEXT")
+    # Its finished Pub Chicago games learn their loser from their logs, once, so the
+    # history names it for the games played before too.
+    import scorer   # here alone: the store needs the rules only for this one-off
+
+    finished = db.execute("SELECT id, options, players FROM games WHERE family='pub_chicago' "
+                          "AND finished IS NOT NULL").fetchall()
+    for game_id, options, players in finished:
+        actions = [json.loads(r[0]) for r in db.execute(
+            "SELECT body FROM actions WHERE game=? ORDER BY idx", (game_id,))]
+        try:
+            loser = scorer.load_game({"format": "dicetray-game/1", "family": "pub_chicago",
+                                      "options": json.loads(options),
+                                      "players": json.loads(players), "actions": actions}
+                                     ).state()["loser"]
+        except ValueError:
+            continue     # a log that no longer replays keeps saying "over"
+        db.execute("UPDATE games SET loser=? WHERE id=?", (loser, game_id))
 
 
 def _game_row(row: tuple[Any, ...]) -> GameRow:

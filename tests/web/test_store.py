@@ -1,6 +1,7 @@
 """The SQLite store: restarts rebuild the game, the revision only rises, damage is refused."""
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -130,16 +131,29 @@ def test_a_database_of_an_earlier_dicetray_opens_with_its_games(data_dir: Path) 
                             players TEXT NOT NULL, created REAL NOT NULL, finished REAL,
                             winner TEXT);
         INSERT INTO games VALUES (1, 'sum_chicago', '{}', '["Aino", "Bertil"]', 1.0, 2.0, 'Aino');
+        INSERT INTO games VALUES (2, 'pub_chicago', '{"match_length": 1}', '["Aino", "Bertil"]',
+                                  3.0, 4.0, NULL);
+        CREATE TABLE actions (game INTEGER NOT NULL REFERENCES games(id), idx INTEGER NOT NULL,
+                              body TEXT NOT NULL, at REAL NOT NULL, PRIMARY KEY (game, idx));
     """)
+    for idx, action in enumerate(PUB_GAME_BERTIL_LOSES):
+        db.execute("INSERT INTO actions VALUES (2, ?, ?, 3.5)", (idx, json.dumps(action)))
+    db.commit()
     db.close()
     store = Store(data_dir)
-    assert [(g.id, g.winner, g.loser) for g in store.games()] == [(1, "Aino", None)]
+    # The finished Pub Chicago game of before learns its loser from its log.
+    assert [(g.id, g.winner, g.loser) for g in store.games()] == [(2, None, "Bertil"),
+                                                                  (1, "Aino", None)]
     table = Table(store)
     table.new_game("pub_chicago", ["Aino", "Bertil"], {"match_length": 1})
-    for action in ({"type": "roll", "player": "Aino", "dice": [6, 3, 5]},
-                   {"type": "done", "player": "Aino"},
-                   {"type": "announce", "player": "Aino", "ones": 100, "sixes": 60, "order": "high"},
-                   {"type": "roll", "player": "Bertil", "dice": [2, 2, 4]}):
+    for action in PUB_GAME_BERTIL_LOSES:
         table.act(action)
-    assert [(g.id, g.loser) for g in store.games()] == [(2, "Bertil"), (1, None)]
+    assert [(g.id, g.loser) for g in store.games()] == [(3, "Bertil"), (2, "Bertil"), (1, None)]
     store.close()
+
+
+PUB_GAME_BERTIL_LOSES = [
+    {"type": "roll", "player": "Aino", "dice": [6, 3, 5]},
+    {"type": "done", "player": "Aino"},
+    {"type": "announce", "player": "Aino", "ones": 100, "sixes": 60, "order": "high"},
+    {"type": "roll", "player": "Bertil", "dice": [2, 2, 4]}]
