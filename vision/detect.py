@@ -249,44 +249,64 @@ def _peaks(small: np.ndarray, x0: float, y0: float, sx: float, sy: float,
     if pw or ph:
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
     net = _net()
-    net.setInput(_blob(small))
+    net.setInput(_blob(small, reuse=True))
     maps = net.forward()[0]
     heat = maps[0]
-    peaks = (heat >= PEAK_THRESHOLD) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    peaks = (heat >= PEAK_THRESHOLD) & (heat >= cv2.dilate(heat, _NEIGHBOURS))
     ys, xs = np.nonzero(peaks)
+    # Each peak's maps gathered at once (numpy's per-element indexing costs more than the
+    # rest of the loop); the sizes are exponentiated in float32 as the maps are.
+    dxs, dys = maps[2, ys, xs].tolist(), maps[3, ys, xs].tolist()
+    faces, scores = np.exp(maps[1, ys, xs]).tolist(), heat[ys, xs].tolist()
     out: list[Candidate] = []
-    for iy, ix in zip(ys.tolist(), xs.tolist()):
-        px = (ix + float(maps[2, iy, ix])) * STRIDE
-        py = (iy + float(maps[3, iy, ix])) * STRIDE
+    for iy, ix, dx, dy, face, score in zip(ys.tolist(), xs.tolist(), dxs, dys, faces, scores):
+        px = (ix + dx) * STRIDE
+        py = (iy + dy) * STRIDE
         if px >= w or py >= h:
             continue  # a peak in the padding
-        face = float(np.exp(maps[1, iy, ix]))
         if face < min_face:
             continue
-        out.append(Candidate(x0 + px / sx, y0 + py / sy, face / sx, float(heat[iy, ix])))
+        out.append(Candidate(x0 + px / sx, y0 + py / sy, face / sx, score))
     return out
+
+
+_NEIGHBOURS = np.ones((3, 3), np.uint8)  # a peak is the largest of its 3x3 neighbourhood
 
 
 # The network's input channels: a 2x2 block of BGR pixels (12), padded to two of OpenCV's
 # blocks of eight (vision/training/space_to_depth.py rewrites the exported net to match).
 BLOB_CHANNELS = 16
+# The blobs of the last few pass sizes, kept to be filled again: a new 1.6 MB array for
+# each 640 px frame is memory the system must map and zero anew, about 0.3 ms a read
+# here. Each is read by the network before the next pass of its size fills it (one
+# network runs in one thread at a time: vision.known_dice.prepare).
+_kept_blobs: dict[tuple[int, int, int, int], np.ndarray] = {}
+KEPT_BLOBS = 4
 
 
-def _blob(small: np.ndarray) -> np.ndarray:
+def _blob(small: np.ndarray, reuse: bool = False) -> np.ndarray:
     """The network's input for a BGR picture of even height and width: its 2x2 blocks of
     pixels stacked as 16 channels at half the size (channel ``(dy * 2 + dx) * 3 + c`` of
     cell (i, j) is colour c of pixel (2i + dy, 2j + dx), 0-1; the last four are zero).
 
     The committed net takes its picture this way because OpenCV runs a first layer on
     three channels slowly (vision/training/space_to_depth.py, which rewrites the
-    exported net to match).
+    exported net to match). With ``reuse`` the blob is the one last given for a picture
+    of this size, overwritten.
 
     >>> _blob(np.full((4, 6, 3), 255, np.uint8)).shape
     (1, 16, 2, 3)
     """
     h, w = small.shape[:2]
     cells = small.reshape(h // 2, 2, w // 2, 2, 3).transpose(1, 3, 4, 0, 2)
-    blob = np.zeros((1, BLOB_CHANNELS, h // 2, w // 2), np.float32)
+    shape = (1, BLOB_CHANNELS, h // 2, w // 2)
+    blob = _kept_blobs.get(shape) if reuse else None
+    if blob is None:
+        blob = np.zeros(shape, np.float32)  # the padding channels stay zero when reused
+        if reuse:
+            if len(_kept_blobs) >= KEPT_BLOBS:
+                _kept_blobs.clear()
+            _kept_blobs[shape] = blob
     np.multiply(cells.reshape(12, h // 2, w // 2), np.float32(1.0 / 255.0), out=blob[0, :12],
                 casting="unsafe")
     return blob
