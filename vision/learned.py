@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 import dataclasses
+# statistics.median, not np.median: the same value (the middle one, or the mean of the
+# two middle ones) of the few floats a read takes medians of, where numpy's costs about
+# 20 microseconds a call on a handful of values (more after a network has run).
+from statistics import median
 
 import cv2
 import numpy as np
@@ -239,9 +243,11 @@ def read(image: np.ndarray, calibration: Calibration | None
                 cands, probs = cands + more, np.concatenate([probs, more_probs])
     if not sized:
         cands, probs = _recut(image, cands, probs, closer)
+    # Each candidate's class, found once for all (one numpy call, not one a candidate).
+    class_of = {id(c): cls for c, cls in zip(cands, probs.argmax(axis=1).tolist())}
     # Non-dice go first, then near-duplicates: a rejected peak must not hide a die.
     keep = [(c, p) for c, p in zip(cands, probs)
-            if int(np.argmax(p)) != classify.NOT_DIE or _doubtful(c, p)]
+            if class_of[id(c)] != classify.NOT_DIE or _doubtful(c, p)]
     if not sized:
         keep = _one_size(keep)
     keep.sort(key=lambda cp: -cp[0].score * (1.0 - float(cp[1][classify.NOT_DIE])))
@@ -256,7 +262,7 @@ def read(image: np.ndarray, calibration: Calibration | None
     for c in kept_cands:
         p = by_id[id(c)]
         x, y, face = c.x, c.y, c.face
-        cls = int(np.argmax(p))
+        cls = class_of[id(c)]
         half = BOX_HALF * face
         box = (x - half, y - half, x + half, y + half)
         if cls == classify.NOT_DIE:
@@ -289,8 +295,7 @@ def read(image: np.ndarray, calibration: Calibration | None
     out = _beside_tilted(out, calibration.die_size_px if calibration is not None else None)
     # Reading order: top to bottom, then left to right, so a list of values is stable.
     out.sort(key=lambda d: (d.center[1], d.center[0]))
-    return out, _seen_size([c for c in kept_cands
-                            if int(np.argmax(by_id[id(c)])) != classify.NOT_DIE])
+    return out, _seen_size([c for c in kept_cands if class_of[id(c)] != classify.NOT_DIE])
 
 
 def _seen_size(dice: list[detect.Candidate]) -> float | None:
@@ -303,7 +308,7 @@ def _seen_size(dice: list[detect.Candidate]) -> float | None:
     0.7 or 1.4 times the truth: its median over a throw's dice lies at 1.01-1.05 of the
     true size in the median throw; see calibration.die_size)."""
     seen = [c.seen for c in dice if c.seen is not None]
-    return float(np.median(seen)) if seen else None
+    return median(seen) if seen else None
 
 
 def _beside_tilted(dice: list[DieRead], size: float | None) -> list[DieRead]:
@@ -508,7 +513,7 @@ def _maybe_smaller(image: np.ndarray, calibration: Calibration | None,
                    cands: list[detect.Candidate], probs: np.ndarray) -> bool:
     """Whether the frame may hold dice too small for the detector's usual pass."""
     sure = _sure_faces(cands, probs)
-    return not sure or float(np.median(sure)) * detect.usual_scale(image, calibration) < detect.SMALL_FACE
+    return not sure or median(sure) * detect.usual_scale(image, calibration) < detect.SMALL_FACE
 
 
 def _recut(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndarray,
@@ -516,11 +521,11 @@ def _recut(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndarray,
     """Candidates read unsurely, sized well below the dice read surely and next to one,
     read again cut at those dice's median size; the new reading is kept unless it is
     "not a die"."""
-    is_sure = [_sure(p) for p in probs]
+    is_sure = _sure_rows(probs)
     sure = [c for c, s in zip(cands, is_sure) if s]
     if not sure:
         return cands, probs
-    size = float(np.median([c.face for c in sure]))
+    size = median([c.face for c in sure])
     lo, hi = RECUT_RANGE
 
     def by_a_die(c: detect.Candidate) -> bool:
@@ -583,12 +588,15 @@ def _cut_by_edge(image: np.ndarray, x: float, y: float, face: float) -> bool:
 
 def _sure_faces(cands: list[detect.Candidate], probs: np.ndarray) -> list[float]:
     """The face sizes of the candidates read surely."""
-    return [c.face for c, p in zip(cands, probs) if _sure(p)]
+    return [c.face for c, s in zip(cands, _sure_rows(probs)) if s]
 
 
-def _sure(p: np.ndarray) -> bool:
-    """Whether a candidate's probabilities ``p`` read a value at the threshold or above."""
-    return float(p[:6].max()) >= THRESHOLD
+def _sure_rows(probs: np.ndarray) -> list[bool]:
+    """Whether each row of probabilities ``probs`` (n, 9) reads a value at the threshold
+    or above."""
+    # One max over all rows, compared as Python floats: numpy's calls cost more than the
+    # comparing, one row at a time (several times a read).
+    return [best >= THRESHOLD for best in probs[:, :6].max(axis=1).tolist()]
 
 
 def _one_size(keep: list[tuple[detect.Candidate, np.ndarray]]
@@ -599,10 +607,12 @@ def _one_size(keep: list[tuple[detect.Candidate, np.ndarray]]
     bigger or smaller than the surely read dice (a card or a tray corner found by the
     detector's coarse pass, a pip taken for a die) is not a die. With no sure die, all
     candidates stay."""
-    sure = [c.face for c, p in keep if _sure(p)]
+    if not keep:
+        return keep
+    sure = [c.face for (c, _), s in zip(keep, _sure_rows(np.stack([p for _, p in keep]))) if s]
     if not sure:
         return keep
-    size = float(np.median(sure))
+    size = median(sure)
     return [(c, p) for c, p in keep if SIZE_RANGE[0] <= c.face / size <= SIZE_RANGE[1]]
 
 
