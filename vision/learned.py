@@ -228,7 +228,9 @@ def read(image: np.ndarray, calibration: Calibration | None
     :func:`_seen_size`; ``None`` without one)."""
     sized = calibration is not None and bool(calibration.die_size_px)
     closer: Closer = {}
-    cands, probs = _look(image, calibration, detect.detect(image, calibration, suppress=False),
+    halvings: detect.Halvings = {}  # the searched region's, shared by the detector's passes
+    cands, probs = _look(image, calibration,
+                         detect.detect(image, calibration, suppress=False, halvings=halvings),
                          closer)
     if not sized:
         # Nothing read surely at the usual scale, or only big dice: perhaps a close-up,
@@ -239,7 +241,8 @@ def read(image: np.ndarray, calibration: Calibration | None
         for maybe, find in ((_maybe_bigger, detect.detect_coarse),
                             (_maybe_smaller, detect.detect_fine)):
             if maybe(image, calibration, cands, probs):
-                more, more_probs = _look(image, calibration, find(image, calibration), closer)
+                more, more_probs = _look(image, calibration,
+                                         find(image, calibration, halvings=halvings), closer)
                 cands, probs = cands + more, np.concatenate([probs, more_probs])
     if not sized:
         cands, probs = _recut(image, cands, probs, closer)

@@ -743,6 +743,22 @@ def test_the_fine_pass_runs_only_for_small_dice(monkeypatch: pytest.MonkeyPatch)
     assert calls == [1]
 
 
+@pytest.mark.parametrize("frame", ["close_up", "far_away"])
+def test_passes_sharing_the_frames_halvings_find_what_they_find_alone(frame: str) -> None:
+    """The reader hands the usual pass's halvings of the frame to the coarse and fine
+    passes: they must find the very candidates they find halving the frame themselves."""
+    from vision import detect
+
+    image, _ = _close_up(3, 0.25, 2) if frame == "close_up" else _far_away(0)
+    halvings: detect.Halvings = {}
+    detect.detect(image, halvings=halvings)
+    assert halvings  # the usual pass halved the frame
+    for find in (detect.detect_coarse, detect.detect_fine):
+        alone = find(image)
+        assert find(image, halvings=halvings) == alone
+    assert detect.detect_coarse(image) or detect.detect_fine(image)
+
+
 def test_fine_pass_finds_the_small_dice_and_only_them() -> None:
     from vision import detect
 
