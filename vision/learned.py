@@ -557,8 +557,6 @@ def _leaning(image: np.ndarray, calibration: Calibration | None,
     LEAN_HINT or more (leaning from LEAN_TILT). A die the second look has read already
     in this read (``closer``) is not read again, and a die by the wall whose changed
     pixels are clearly a flat die's (``flat``, ids; see FLAT_OFF) is not asked."""
-    if not classify.second_available():
-        return {}
     valued = [(c, p) for c, p in dice if int(np.argmax(p)) < classify.NOT_DIE]
     asked: dict[int, tuple[detect.Candidate, float]] = {}
     for c, p in valued:
@@ -569,7 +567,9 @@ def _leaning(image: np.ndarray, calibration: Calibration | None,
         elif p[classify.TILTED] >= LEAN_HINT and all(
                 o is c or np.hypot(o.x - c.x, o.y - c.y) > LEAN_ALONE * c.face for o, _ in valued):
             asked[id(c)] = (c, LEAN_TILT)
-    if not asked:
+    # The model file is looked for last (here and in the looks): a look at the disk that
+    # most reads, asking no die, need not make.
+    if not asked or not classify.second_available():
         return {}
     _look_closely(image, [(c.x, c.y, c.face) for c, _ in asked.values()], closer)
     tilted = {k: float(closer[(c.x, c.y, c.face)][classify.TILTED]) for k, (c, _) in asked.items()}
@@ -651,13 +651,11 @@ def _second_look(image: np.ndarray, cands: list[detect.Candidate],
     """Read the dice the first look was unsure of again, with the second-look model: those
     it read as a value below SECOND_LOOK_BELOW, and those it called "not a die" below
     NOT_DIE_SECOND."""
-    if not classify.second_available():
-        return probs
     top = probs.argmax(axis=1)
     unsure = [i for i in range(len(probs))
               if (top[i] < classify.NOT_DIE and probs[i, top[i]] < SECOND_LOOK_BELOW)
               or (top[i] == classify.NOT_DIE and probs[i, top[i]] < NOT_DIE_SECOND)]
-    if not unsure:
+    if not unsure or not classify.second_available():
         return probs
     where = [(cands[i].x, cands[i].y, cands[i].face) for i in unsure]
     _look_closely(image, where, closer)
@@ -677,11 +675,11 @@ def _third_look(image: np.ndarray, cands: list[detect.Candidate], probs: np.ndar
                 looked: list[int]) -> np.ndarray:
     """Read the dice of ``looked`` (read by the second look) that it too was unsure of
     again, with the third-look model; its reading replaces the second's."""
-    if not THIRD_LOOK or not classify.third_available():
+    if not THIRD_LOOK:
         return probs
     top = probs.argmax(axis=1)
     unsure = [i for i in looked if top[i] < classify.NOT_DIE and probs[i, top[i]] < THRESHOLD]
-    if unsure:
+    if unsure and classify.third_available():
         third = classify.classify_third(image, [(cands[i].x, cands[i].y, cands[i].face)
                                                 for i in unsure])
         for i, p in zip(unsure, third):
