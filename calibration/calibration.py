@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import dataclasses
+import functools
 import json
 import os
 import tempfile
@@ -142,7 +143,7 @@ class Calibration:
         """Whether the point lies inside (or on) the tray outline; always true without one."""
         if self.tray is None:
             return True
-        return cv2.pointPolygonTest(self._contour(), (float(x), float(y)), False) >= 0
+        return cv2.pointPolygonTest(self._contour, (float(x), float(y)), False) >= 0
 
     def for_frame(self, width: int, height: int) -> Calibration:
         """This calibration for frames of ``width``×``height`` pixels.
@@ -185,10 +186,13 @@ class Calibration:
         """
         if self.tray is None:
             return None
-        return float(cv2.pointPolygonTest(self._contour(), (float(x), float(y)), True))
+        return float(cv2.pointPolygonTest(self._contour, (float(x), float(y)), True))
 
+    @functools.cached_property
     def _contour(self) -> np.ndarray:
-        """The tray outline as OpenCV takes a contour."""
+        """The tray outline as OpenCV takes a contour, made once: the reader asks about
+        every candidate and die of every frame (a new array each time cost four times
+        the test itself)."""
         return np.asarray(self.tray, dtype=np.float32).reshape(-1, 1, 2)
 
     def to_json(self) -> dict[str, Any]:
