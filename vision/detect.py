@@ -271,10 +271,12 @@ def _peaks(small: np.ndarray, x0: float, y0: float, sx: float, sy: float,
     heat = maps[0]
     peaks = (heat >= PEAK_THRESHOLD) & (heat >= cv2.dilate(heat, _NEIGHBOURS))
     ys, xs = np.nonzero(peaks)
-    # Each peak's maps gathered at once (numpy's per-element indexing costs more than the
-    # rest of the loop); the sizes are exponentiated in float32 as the maps are.
-    dxs, dys = maps[2, ys, xs].tolist(), maps[3, ys, xs].tolist()
-    faces, scores = np.exp(maps[1, ys, xs]).tolist(), heat[ys, xs].tolist()
+    # Every peak's heat, log size and offsets gathered at once (numpy's per-element
+    # indexing costs more than the rest of the loop); the sizes are exponentiated in
+    # float32, as the maps are.
+    at_peaks = maps[:4, ys, xs]
+    scores, _, dxs, dys = at_peaks.tolist()
+    faces = np.exp(at_peaks[1]).tolist()
     out: list[Candidate] = []
     for iy, ix, dx, dy, face, score in zip(ys.tolist(), xs.tolist(), dxs, dys, faces, scores):
         px = (ix + dx) * STRIDE
