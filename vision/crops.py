@@ -29,12 +29,22 @@ def cut(image: np.ndarray, cx: float, cy: float, face: float, angle_deg: float =
     src = image
     if shrink > 2.5:
         k = int(shrink) | 1
+        blur = k // 2 + 1
         x0 = max(0, int(cx - face * scale))
         y0 = max(0, int(cy - face * scale))
-        x1 = min(image.shape[1], int(cx + face * scale) + 1)
-        y1 = min(image.shape[0], int(cy + face * scale) + 1)
+        # Blurred only as far right and down as the crop reads: the turned square's half
+        # extent, then a pixel for the bilinear neighbour and the blur's own reach, with
+        # room to spare (a square as far again was blurred for nothing: about 40 % of
+        # the blurring); and, for a crop beyond the left or top edge, which
+        # repeats the edge, the blur's reach from there. The left and top edges stay
+        # where they were: the crop's matrix is taken from them, and moved, its float
+        # rounding could move a pixel.
+        turn = np.deg2rad(angle_deg)
+        reach = face * scale / 2 * (abs(np.cos(turn)) + abs(np.sin(turn))) + blur + 2
+        x1 = min(image.shape[1], int(cx + face * scale) + 1, max(x0 + blur, int(cx + reach)) + 1)
+        y1 = min(image.shape[0], int(cy + face * scale) + 1, max(y0 + blur, int(cy + reach)) + 1)
         src = image[y0:y1, x0:x1]
-        src = cv2.blur(src, (k // 2 + 1, k // 2 + 1)) if src.size else src
+        src = cv2.blur(src, (blur, blur)) if src.size else src
         m[0, 2] += m[0, 0] * x0 + m[0, 1] * y0
         m[1, 2] += m[1, 0] * x0 + m[1, 1] * y0
     return cv2.warpAffine(src, m, (out, out), flags=cv2.INTER_LINEAR,
