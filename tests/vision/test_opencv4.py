@@ -16,8 +16,8 @@ from vision import classify, detect
 from vision.reader import read_dice
 from vision.sim import render_tray
 
-_CACHED = (detect._net, classify._net, classify.second_net, classify._third_net,
-           classify._fourth_net)
+_CACHED = (detect._net, classify._net, classify._stacked_net, classify.second_net,
+           classify._third_net, classify._fourth_net)
 
 
 @pytest.fixture
