@@ -177,8 +177,10 @@ def classify(crops: np.ndarray, views: int = 1) -> np.ndarray:
 
 
 def _probs(crops: np.ndarray) -> np.ndarray:
-    twin = _stacked_net() if len(crops) >= STACK_FROM else None
-    return probabilities(twin if twin is not None else _net(), crops)
+    # The twin is set up with the net (some 40 ms, its check included), at the first
+    # read, which callers run untimed to load the models, whatever its batch.
+    twin = _stacked_net()
+    return probabilities(twin if twin is not None and len(crops) >= STACK_FROM else _net(), crops)
 
 
 def probabilities(net: cv2.dnn.Net, crops: np.ndarray) -> np.ndarray:

@@ -69,13 +69,16 @@ def test_the_committed_twin_reads_a_batch_as_the_first_look_reads_it(fresh_nets:
     assert (batch.argmax(axis=1) == one_by_one.argmax(axis=1)).all()
 
 
+class _UnusedNet:
+    """A twin that must not be read."""
+
+    def setInput(self, blob: np.ndarray) -> None:  # noqa: N802 (OpenCV's name)
+        raise AssertionError(f"the twin was given {len(blob)} crops")
+
+
 def test_a_small_batch_is_read_by_the_net_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     crops = _crops_of_a_tray(9)[:classify.STACK_FROM - 1]
-
-    def no_twin() -> None:
-        raise AssertionError(f"the twin was asked for {len(crops)} crops")
-
-    monkeypatch.setattr(classify, "_stacked_net", no_twin)
+    monkeypatch.setattr(classify, "_stacked_net", _UnusedNet)
     assert classify.classify(crops).shape == (classify.STACK_FROM - 1, classify.N_CLASSES)
 
 
@@ -95,3 +98,12 @@ def test_a_twin_of_another_net_is_not_used(tmp_path: Path, monkeypatch: pytest.M
     assert classify._stacked_net() is None
     assert "python -m vision.training.stacked" in caplog.text
     np.testing.assert_array_equal(read, classify.probabilities(classify._net(), crops))
+
+
+def test_the_first_read_sets_the_twin_up_whatever_its_batch(fresh_nets: None) -> None:
+    # Callers run a first read untimed to load the models (vision/evaluate.py): the twin's
+    # setting up (its check included) must not fall on a later, timed read.
+    if not classify.available():
+        pytest.skip("the models are not in this checkout")
+    classify.classify(_crops_of_a_tray(9)[:1])
+    assert classify._stacked_net.cache_info().currsize == 1
