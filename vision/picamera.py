@@ -128,6 +128,11 @@ class PiCamera:
             if self._closed.is_set():
                 raise SourceClosed("the Pi camera is closed")
             frame = np.asarray(self._cam.capture_array("main"))
+            if self._closed.is_set():
+                # Closed while hung in this capture: close() could not stop the camera
+                # under it, so it is stopped here, or opening it again finds it taken.
+                self._release()
+                raise SourceClosed("the Pi camera is closed")
             if frame.ndim == 3 and frame.shape[2] == 4:
                 frame = frame[:, :, :3]  # an XBGR8888 stream: drop the padding byte
             if self._overexposed.due(frame):
@@ -147,8 +152,8 @@ class PiCamera:
     def close(self) -> None:
         """Stop the camera and release it; later reads raise :class:`SourceClosed`."""
         self._closed.set()
-        # A capture takes a frame or so; a camera hung in one is left to the process's
-        # exit rather than stopped under it.
+        # A capture takes a frame or so; a camera hung in one is not stopped under it,
+        # but by that capture when it returns.
         if self._lock.acquire(timeout=CLOSE_WAIT_S):
             try:
                 self._release()

@@ -161,6 +161,11 @@ class UsbCamera:
                     self._release()
                     raise SourceClosed(f"usb:{self.index} is closed")
                 ok, frame = self._cap.read()
+                if self._closed.is_set():
+                    # Closed during this read (hung past CLOSE_WAIT_S): its frame is not
+                    # wanted, and the device is let go now, as no later read may come.
+                    self._release()
+                    raise SourceClosed(f"usb:{self.index} is closed")
                 if ok and frame is not None:
                     frame = _bgr(frame)
                     if self._overexposed.due(frame):

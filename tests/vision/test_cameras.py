@@ -527,3 +527,67 @@ def test_replay_refuses_what_it_cannot_play_by_name(tmp_path: Path, name: str,
     with pytest.raises(CameraUnavailable) as info:
         open_camera(str(path))
     assert str(path) in str(info.value) and words in str(info.value)
+
+
+def _stop_while_hung(camera: FrameSource, hang: threading.Event, hanging: threading.Event,
+                     go_on: threading.Event) -> CameraThread:
+    """Stop a camera thread (as the table does to open its camera again) while the source
+    hangs in a read, then let that read return a frame, and wait for the thread to end."""
+    thread = CameraThread(camera).start()
+    assert thread.latest.wait_newer(0, timeout=2.0) is not None
+    hang.set()
+    assert hanging.wait(2.0)
+    thread.stop(timeout=0.05)  # the close gives up waiting for the hung read
+    go_on.set()
+    deadline = time.monotonic() + 5
+    while thread.running and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not thread.running
+    return thread
+
+
+def test_webcam_stopped_while_hung_lets_the_device_go_when_the_read_gives_a_frame(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table stops a hung webcam's thread to open the camera again: a read that then
+    returns a picture (not a failure) must still let the device go, or it stays taken."""
+    import vision.usbcamera
+
+    monkeypatch.setattr(vision.usbcamera, "CLOSE_WAIT_S", 0.01)
+    hang, hanging, go_on = threading.Event(), threading.Event(), threading.Event()
+
+    class HungCapture(FakeCapture):
+        def read(self) -> tuple[bool, np.ndarray | None]:
+            if hang.is_set():
+                hanging.set()
+                go_on.wait(5)
+            return super().read()
+
+    held: dict[str, Any] = {}
+    cam = UsbCamera(0, settle_s=0, capture=lambda i: held.setdefault("cap", HungCapture(i)))
+    _stop_while_hung(cam, hang, hanging, go_on)
+    assert held["cap"].released
+
+
+def test_pi_camera_stopped_while_hung_lets_the_camera_go_when_the_capture_returns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """As for a webcam: a Pi camera closed while hung in a capture is stopped and closed
+    once the capture returns, so that it can be opened again."""
+    import vision.picamera
+
+    monkeypatch.setattr(vision.picamera, "CLOSE_WAIT_S", 0.01)
+    hang, hanging, go_on = threading.Event(), threading.Event(), threading.Event()
+    module = fake_picamera2()
+    base = module.Picamera2  # type: ignore[attr-defined]
+
+    def capture_array(self: Any, name: str = "main") -> np.ndarray:
+        if hang.is_set():
+            hanging.set()
+            go_on.wait(5)
+        frame: np.ndarray = base.capture_array(self, name)
+        return frame
+
+    module.Picamera2 = type("HungPicamera2", (base,), {"capture_array": capture_array})  # type: ignore[attr-defined]
+    cam = PiCamera(module=module, settle_s=0)
+    _stop_while_hung(cam, hang, hanging, go_on)
+    device = module.Picamera2.opened[-1]  # type: ignore[attr-defined]
+    assert device.closed
