@@ -14,6 +14,7 @@ person confirms it on the control page instead of it being scored silently.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -151,6 +152,13 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_GRAY2BGR if channels == 1 else cv2.COLOR_BGRA2BGR)
 
 
+# One read at a time in the process: the networks are loaded once and shared, as are the
+# detector's kept input blobs and the empty tray's kept values (vision.detect,
+# vision.changed), and one OpenCV network must not run in two threads at once. A table
+# reads in its service thread while a request may read too (taking the empty tray).
+_READING = threading.Lock()
+
+
 def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> Reading:
     """Find and read every die in a BGR frame.
 
@@ -159,14 +167,14 @@ def read_dice(image: np.ndarray, calibration: Calibration | None = None) -> Read
     shows (a die printed on the felt), and reads taught picture faces.
     """
     image = _as_bgr(image)
-    start = time.perf_counter()
     from vision import pipeline  # late import: keeps model loading out of import time
 
-    if calibration is not None:
-        # A calibration made at another resolution is scaled (or, for another view,
-        # stripped of its positions) rather than applied at the wrong place.
-        calibration = calibration.for_frame(image.shape[1], image.shape[0])
-
-    dice, seen_size = pipeline.read(image, calibration)
-    ms = (time.perf_counter() - start) * 1000.0
+    with _READING:
+        start = time.perf_counter()
+        if calibration is not None:
+            # A calibration made at another resolution is scaled (or, for another view,
+            # stripped of its positions) rather than applied at the wrong place.
+            calibration = calibration.for_frame(image.shape[1], image.shape[0])
+        dice, seen_size = pipeline.read(image, calibration)
+        ms = (time.perf_counter() - start) * 1000.0
     return Reading(tuple(dice), ms, seen_size)

@@ -888,3 +888,43 @@ def test_a_die_cut_by_the_pictures_edge_is_flagged() -> None:
         assert not any(r.flagged for r in others)
         return
     pytest.fail("no simulated frame read entirely right to cut")
+
+
+def test_two_threads_reading_at_once_take_turns_with_the_networks(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The table's service thread reads frames while a request thread reads one too (the
+    control page taking the empty tray): the networks and the detector's kept input are
+    shared in the process, and one OpenCV network must not run in two threads at once,
+    or a read can get the other thread's picture (or worse)."""
+    import threading
+
+    from vision import pipeline
+
+    count = threading.Lock()
+    reading: list[int] = []     # the frames being read at the moment
+    most_at_once: list[int] = [0]
+    other_came = threading.Event()
+    frames_read: list[int] = []
+
+    def read(image: np.ndarray, calibration: Any) -> tuple[list[Any], None]:
+        with count:
+            reading.append(int(image[0, 0, 0]))
+            most_at_once[0] = max(most_at_once[0], len(reading))
+            if len(reading) > 1:
+                other_came.set()
+        # Wait a moment for the other thread to come in: it does only if reads overlap.
+        other_came.wait(0.5)
+        with count:
+            reading.remove(int(image[0, 0, 0]))
+        frames_read.append(int(image[0, 0, 0]))
+        return [], None
+
+    monkeypatch.setattr(pipeline, "read", read)
+    threads = [threading.Thread(target=read_dice, args=(np.full((8, 8, 3), n, np.uint8),))
+               for n in (1, 2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(5)
+    assert sorted(frames_read) == [1, 2]
+    assert most_at_once == [1]
