@@ -229,11 +229,25 @@ class Table:
                              f"not {take!r}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to keep the empty tray in", 409)
+        if take:
+            self._refuse_stale_picture()
         frame = self.snapshot() if take else None
         if take and frame is None:
             raise TableError("no camera picture yet: the empty tray is taken from it", 409)
         calibrator = self._calibrator
         self._calibrate(lambda: calibrator.take_empty_tray(frame))
+
+    def _refuse_stale_picture(self) -> None:
+        """Refuse to take the empty tray while the camera gives no picture: its last one
+        may show the tray as it was long ago (throws entered by hand since)."""
+        status = self._camera_status
+        if status["stalled_s"] is not None:
+            raise TableError(f"the camera has given no picture for {status['stalled_s']} s: "
+                             "the empty tray is taken from a picture of now; wait for the camera",
+                             409)
+        if status["reopening"]:
+            raise TableError("the camera is being opened again: the empty tray is taken from "
+                             "its picture once it gives one", 409)
 
     def measure_die_size(self, measure: Any) -> None:
         """With ``measure`` true, forget the die size and measure it again from the next

@@ -177,3 +177,67 @@ def test_throws_are_entered_by_hand_while_the_camera_is_opened_again(data_dir: P
         plug_in.set()
         table.stop()
         table.store.close()
+
+
+def test_the_empty_tray_is_not_taken_from_the_picture_of_a_camera_that_gives_none(
+        data_dir: Path, tmp_path: Path) -> None:
+    """While the camera gives no picture, its last one may be long out of date (dice thrown
+    and entered by hand since): keeping it as the empty tray would make the reader see the
+    tray as it was then. The page is told to wait for the camera instead."""
+    from web.calibrating import Calibrator
+
+    clock, camera = FakeClock(), TroubledCamera()
+    calibrator = Calibrator(tmp_path / "calibration.json", read=lambda frame, cal: _no_dice)
+    table = table_with(data_dir, camera, clock=clock, calibrator=calibrator)
+    client = create_app(table).test_client()
+    try:
+        wait_for(lambda: table.snapshot() is not None)
+        camera.hang.set()
+        assert camera.hanging.wait(2.0)
+        clock.now += 12.0
+        wait_for(lambda: camera_state(table)["stalled_s"] == 12)
+        answer = client.post("/api/empty-tray", json={"take": True})
+        assert answer.status_code == 409
+        assert "no picture for 12 s" in answer.get_json()["error"]
+        assert not camera_state(table)["empty_tray"]
+        camera.hang.clear()
+        wait_for(lambda: camera_state(table)["stalled_s"] is None)
+        assert client.post("/api/empty-tray", json={"take": True}).status_code == 200
+        assert camera_state(table)["empty_tray"]
+    finally:
+        table.stop()
+        table.store.close()
+
+
+class _NoDice:
+    dice: tuple[Any, ...] = ()
+
+
+_no_dice = _NoDice()
+
+
+def test_the_empty_tray_waits_for_a_camera_being_opened_again(data_dir: Path,
+                                                              tmp_path: Path) -> None:
+    """An unplugged camera's last picture is as stale as a hung one's."""
+    from web.calibrating import Calibrator
+
+    camera = TroubledCamera()
+
+    def still_unplugged() -> Any:
+        raise UsbCameraUnavailable("no camera at /dev/video0")
+
+    calibrator = Calibrator(tmp_path / "calibration.json", read=lambda frame, cal: _no_dice)
+    table = table_with(data_dir, camera, calibrator=calibrator, reopen=still_unplugged,
+                       reopen_every=0.01)
+    client = create_app(table).test_client()
+    try:
+        wait_for(lambda: table.snapshot() is not None)
+        camera.unplugged.set()
+        wait_for(lambda: camera_state(table)["reopening"])
+        assert table.snapshot() is not None  # the old camera's last picture is still there
+        answer = client.post("/api/empty-tray", json={"take": True})
+        assert answer.status_code == 409 and "opened again" in answer.get_json()["error"]
+        assert not camera_state(table)["empty_tray"]
+    finally:
+        table.stop()
+        table.store.close()
