@@ -420,12 +420,29 @@ def _add_loser_column(db: sqlite3.Connection) -> None:
     """A database made before games kept their loser gets the column (empty for the
     games it holds); older dicetrays read it as before, as they name their columns by
     position and it comes last."""
-    columns = {row[1] for row in db.execute("PRAGMA table_info(games)")}
-    if "loser" in columns:
+    if _has_loser_column(db):
         return
-    db.execute("ALTER TABLE games ADD COLUMN loser TEXT")
-    # Its finished Pub Chicago games learn their loser from their logs, once, so the
-    # history names it for the games played before too.
+    # The column and its values in one transaction: a start cut short between the two
+    # would leave the column there, and the next start would never fill it.
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if not _has_loser_column(db):  # another process may have added it meanwhile
+            db.execute("ALTER TABLE games ADD COLUMN loser TEXT")
+            _fill_losers(db)
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _has_loser_column(db: sqlite3.Connection) -> bool:
+    """Whether the games table of ``db`` has the loser column yet."""
+    return any(row[1] == "loser" for row in db.execute("PRAGMA table_info(games)"))
+
+
+def _fill_losers(db: sqlite3.Connection) -> None:
+    """Give the finished Pub Chicago games of ``db`` their loser, replayed from their logs,
+    once, so the history names it for the games played before too."""
     import scorer   # here alone: the store needs the rules only for this one-off
 
     finished = db.execute("SELECT id, options, players FROM games WHERE family='pub_chicago' "

@@ -121,7 +121,51 @@ def test_a_database_locked_by_another_program_is_refused_by_name(api: Any, data_
 
 
 def test_a_database_of_an_earlier_dicetray_opens_with_its_games(data_dir: Path) -> None:
-    # Made before games kept their loser: the games table has no such column.
+    _earlier_database(data_dir)
+    store = Store(data_dir)
+    # The finished Pub Chicago game of before learns its loser from its log.
+    assert [(g.id, g.winner, g.loser) for g in store.games()] == [(2, None, "Bertil"),
+                                                                  (1, "Aino", None)]
+    table = Table(store)
+    table.new_game("pub_chicago", ["Aino", "Bertil"], {"match_length": 1})
+    for action in PUB_GAME_BERTIL_LOSES:
+        table.act(action)
+    assert [(g.id, g.loser) for g in store.games()] == [(3, "Bertil"), (2, "Bertil"), (1, None)]
+    store.close()
+
+
+PUB_GAME_BERTIL_LOSES = [
+    {"type": "roll", "player": "Aino", "dice": [6, 3, 5]},
+    {"type": "done", "player": "Aino"},
+    {"type": "announce", "player": "Aino", "ones": 100, "sixes": 60, "order": "high"},
+    {"type": "roll", "player": "Bertil", "dice": [2, 2, 4]}]
+
+
+def test_an_earlier_database_whose_first_opening_is_cut_short_still_learns_its_losers(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first start after an update adds the loser column and fills it from the games'
+    logs: cut short between the two (the power goes), the next start must fill it still,
+    not find the column there and leave the history saying 'over' for good."""
+    import scorer
+
+    _earlier_database(data_dir)
+    replay = scorer.load_game
+
+    def power_cut(data: Any) -> Any:
+        raise KeyboardInterrupt  # stands for the process dying half-way
+
+    monkeypatch.setattr(scorer, "load_game", power_cut)
+    with pytest.raises(KeyboardInterrupt):
+        Store(data_dir)
+    monkeypatch.setattr(scorer, "load_game", replay)
+    store = Store(data_dir)
+    assert [(g.id, g.loser) for g in store.games()] == [(2, "Bertil"), (1, None)]
+    store.close()
+
+
+def _earlier_database(data_dir: Path) -> None:
+    """A database as dicetray made it before games kept their loser: the games table has
+    no such column; a finished Pub Chicago game (Bertil lost) and a Sum Chicago one."""
     data_dir.mkdir(parents=True)
     db = sqlite3.connect(data_dir / "dicetray.sqlite3")
     db.executescript("""
@@ -140,20 +184,3 @@ def test_a_database_of_an_earlier_dicetray_opens_with_its_games(data_dir: Path) 
         db.execute("INSERT INTO actions VALUES (2, ?, ?, 3.5)", (idx, json.dumps(action)))
     db.commit()
     db.close()
-    store = Store(data_dir)
-    # The finished Pub Chicago game of before learns its loser from its log.
-    assert [(g.id, g.winner, g.loser) for g in store.games()] == [(2, None, "Bertil"),
-                                                                  (1, "Aino", None)]
-    table = Table(store)
-    table.new_game("pub_chicago", ["Aino", "Bertil"], {"match_length": 1})
-    for action in PUB_GAME_BERTIL_LOSES:
-        table.act(action)
-    assert [(g.id, g.loser) for g in store.games()] == [(3, "Bertil"), (2, "Bertil"), (1, None)]
-    store.close()
-
-
-PUB_GAME_BERTIL_LOSES = [
-    {"type": "roll", "player": "Aino", "dice": [6, 3, 5]},
-    {"type": "done", "player": "Aino"},
-    {"type": "announce", "player": "Aino", "ones": 100, "sixes": 60, "order": "high"},
-    {"type": "roll", "player": "Bertil", "dice": [2, 2, 4]}]
