@@ -380,14 +380,14 @@ def test_webcam_closed_while_reading_releases_after_the_read() -> None:
     assert slow["cap"].released
 
 
-def test_webcam_closed_while_hung_in_a_read_is_released_when_the_read_returns(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """A hung webcam is closed to be opened again: the device must be let go once its read
-    returns, or the camera plugged in again finds it still taken."""
+def _hanging_webcam(monkeypatch: pytest.MonkeyPatch, hang: threading.Event,
+                    hanging: threading.Event, go_on: threading.Event
+                    ) -> tuple[UsbCamera, dict[str, Any]]:
+    """A webcam whose reads hang once ``hang`` is set (setting ``hanging``) until
+    ``go_on``, closed without waiting long; and where its fake capture is kept (``"cap"``)."""
     import vision.usbcamera
 
     monkeypatch.setattr(vision.usbcamera, "CLOSE_WAIT_S", 0.01)
-    hang, hanging, go_on = threading.Event(), threading.Event(), threading.Event()
 
     class HungCapture(FakeCapture):
         def read(self) -> tuple[bool, np.ndarray | None]:
@@ -398,6 +398,15 @@ def test_webcam_closed_while_hung_in_a_read_is_released_when_the_read_returns(
 
     held: dict[str, Any] = {}
     cam = UsbCamera(0, settle_s=0, capture=lambda i: held.setdefault("cap", HungCapture(i)))
+    return cam, held
+
+
+def test_webcam_closed_while_hung_in_a_read_is_released_when_the_read_returns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hung webcam is closed to be opened again: the device must be let go once its read
+    returns, or the camera plugged in again finds it still taken."""
+    hang, hanging, go_on = threading.Event(), threading.Event(), threading.Event()
+    cam, held = _hanging_webcam(monkeypatch, hang, hanging, go_on)
     thread = CameraThread(cam).start()
     assert thread.latest.wait_newer(0, timeout=2.0) is not None
     hang.set()
@@ -550,20 +559,8 @@ def test_webcam_stopped_while_hung_lets_the_device_go_when_the_read_gives_a_fram
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The table stops a hung webcam's thread to open the camera again: a read that then
     returns a picture (not a failure) must still let the device go, or it stays taken."""
-    import vision.usbcamera
-
-    monkeypatch.setattr(vision.usbcamera, "CLOSE_WAIT_S", 0.01)
     hang, hanging, go_on = threading.Event(), threading.Event(), threading.Event()
-
-    class HungCapture(FakeCapture):
-        def read(self) -> tuple[bool, np.ndarray | None]:
-            if hang.is_set():
-                hanging.set()
-                go_on.wait(5)
-            return super().read()
-
-    held: dict[str, Any] = {}
-    cam = UsbCamera(0, settle_s=0, capture=lambda i: held.setdefault("cap", HungCapture(i)))
+    cam, held = _hanging_webcam(monkeypatch, hang, hanging, go_on)
     _stop_while_hung(cam, hang, hanging, go_on)
     assert held["cap"].released
 

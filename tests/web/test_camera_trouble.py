@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from camera_fakes import FakeCapture
@@ -17,15 +17,7 @@ from web.fakes import FakeCamera, FakeWatcher
 from web.store import Store
 from web.table import Table
 
-
-def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("condition not met in time")
+from waiting import wait_for
 
 
 class FakeClock:

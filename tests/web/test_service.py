@@ -1,23 +1,14 @@
 """The table service thread: camera frames → watcher → engine, roll for me, the demo."""
 from __future__ import annotations
 
-import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from web.fakes import FakeCamera, FakeWatcher
 from web.store import Store
 from web.table import Table
 
-
-def wait_for(check: Callable[[], Any], timeout: float = 5.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.02)
-    raise AssertionError("condition not met in time")
+from waiting import wait_for
 
 
 def served_table(data_dir: Path, unreadable_first: bool = False,
