@@ -189,6 +189,27 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
         assert not page.is_visible("#knowndice")
 
 
+def test_card_chicago_shows_no_remembered_dice_or_taught_pictures(browser: Any,
+                                                                 tmp_path: Path) -> None:
+    # Card Chicago is entered by hand and hides the camera's row: the rows of remembered
+    # dice and taught pictures, each with its "Forget", belong to the camera too.
+    import numpy as np
+
+    from calibration import Calibration, KnownDie, PictureFace
+
+    with _control_page(browser, tmp_path, Calibration(
+            known_dice=(KnownDie(2, np.full((40, 40, 3), 80, np.uint8)),),
+            picture_faces=(PictureFace(1, np.full((32, 32), 128, np.uint8)),))) as (server, page):
+        page.wait_for_selector("#knowndice [data-known='0'] img")
+        page.wait_for_selector("#pictures [data-picture='0'] img")
+        server.table.new_game("card_chicago", ["Aino", "Bertil"])
+        page.wait_for_selector("#knowndice", state="hidden")
+        assert not page.is_visible("#pictures") and not page.is_visible("#camerarow")
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page.wait_for_selector("#knowndice [data-known='0'] img")
+        assert page.is_visible("#pictures")
+
+
 def test_the_dice_are_measured_again_from_the_control_page(browser: Any, tmp_path: Path) -> None:
     from calibration import Calibration, load_calibration
 

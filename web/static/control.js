@@ -100,8 +100,10 @@ function renderStatus(s) {
   const taught = s.camera.pictures || 0;
   $("forgetpictures").style.display = taught ? "" : "none";
   $("forgetpictures").textContent = taught === 1 ? "Forget 1 taught picture" : `Forget all ${taught} taught pictures`;
-  renderPictures(s.camera.picture_values || []);
-  renderKnownDice(s.camera.newest_known_dice || []);
+  // Like the camera's row (their "Forget all" buttons), shown only while a camera reads
+  // throws: not in Card Chicago, entered by hand.
+  renderPictures(camera ? s.camera.picture_values || [] : []);
+  renderKnownDice(camera ? s.camera.newest_known_dice || [] : []);
   const known = s.camera.known_dice || 0;
   $("forgetknown").style.display = known ? "" : "none";
   $("forgetknown").textContent = `Forget ${known} remembered ${known === 1 ? "die" : "dice"}`;
