@@ -222,6 +222,8 @@ def test_ten_thousand_says_before_the_tap_that_a_bank_over_an_exact_target_is_lo
         assert "over 5000, so lost" in page.inner_text("#other [data-type='bank']")
         server.table.hand_roll([5, 2, 3])
         page.wait_for_selector("#other [data-choice]")
+        # The dice kept so far, one by one as the choices show them (not "111").
+        assert "set aside 1 1 1" in page.inner_text("#other")
         # Aino chooses what to keep now: no throw is due, so "Roll for me" is not offered.
         assert page.is_disabled("#rollforme")
         page.close()

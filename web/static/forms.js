@@ -30,7 +30,7 @@ function tenThousandForm(box, game, s, ui) {
   if (!player || !turn) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
   let html = `<div class="formhead"><b>${esc(player)}</b>: ${turn.points} this turn` +
     (turn.needs_to_open ? ` · needs ${turn.needs_to_open} more to open` : "") +
-    (turn.set_aside.length ? ` · set aside ${turn.set_aside.map((k) => k.dice.join("")).join(" / ")}` : "") + `</div>`;
+    (turn.set_aside.length ? ` · set aside ${turn.set_aside.map((k) => k.dice.join(" ")).join(" / ")}` : "") + `</div>`;
   if (can(game, "set_aside") && turn.choices.length) {
     html += `<div class="muted">Keep from the throw ${turn.throw.join(" ")}: one tap</div><div class="row">` +
       turn.choices.map((c, i) => `<button class="choice" data-choice="${i}">` +
