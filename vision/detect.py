@@ -297,8 +297,8 @@ _NEIGHBOURS = np.ones((3, 3), np.uint8)  # a peak is the largest of its 3x3 neig
 BLOB_CHANNELS = 16
 # The blobs of the last few pass sizes, kept to be filled again: a new 1.6 MB array for
 # each 640 px frame is memory the system must map and zero anew, about 0.3 ms a read
-# here. Each is read by the network before the next pass of its size fills it (one
-# network runs in one thread at a time: vision.known_dice.prepare).
+# here. Each is read by the network before the next pass of its size fills it: reads
+# never overlap in a process (vision.reader.read_dice holds a lock).
 _kept_blobs: dict[tuple[int, int, int, int], np.ndarray] = {}
 KEPT_BLOBS = 4
 
