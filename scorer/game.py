@@ -188,6 +188,15 @@ class Game:
         """The family's own state object (read only)."""
         return self._state
 
+    def seated(self) -> tuple[str, ...]:
+        """Everyone at the table now, in seat order: those who joined too, and those who
+        left (their names stay taken).
+
+        >>> new_game("sum_chicago", ["Aino", "Bertil"]).seated()
+        ('Aino', 'Bertil')
+        """
+        return tuple(self.rules.seated(self._state))
+
     def state(self) -> dict[str, Any]:
         """The state as JSON, as ``dicetray replay`` prints it."""
         view = self.rules.view(self._state)

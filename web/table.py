@@ -60,6 +60,29 @@ REOPEN_STALLED_S = 30.0
 REOPEN_EVERY_S = 5.0
 
 
+def seat_names(players: Any) -> Any:
+    """Names as typed at the table, without the spaces around them; names that differ
+    only in case are refused, as the scoreboard could not tell them apart.
+
+    The game file keeps names exactly (an old game with "Aino " still replays); this is
+    for names typed now, where "Aino " beside "Aino" is a slip, not a second player.
+    Anything else than a list of strings is left for the rules to refuse.
+
+    >>> seat_names([" Aino", "Bertil "])
+    ['Aino', 'Bertil']
+    """
+    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
+        return players
+    names = [p.strip() for p in players]
+    seen: dict[str, str] = {}
+    for name in names:
+        twin = seen.setdefault(name.casefold(), name)
+        if twin != name:
+            raise TableError(f"players: {twin!r} and {name!r} differ only in case; "
+                             "give them names the scoreboard can tell apart", 400)
+    return names
+
+
 class TableError(ValueError):
     """A request the table refuses; ``status`` is the HTTP status to answer with."""
 
@@ -449,7 +472,7 @@ class Table:
     def new_game(self, family: Any, players: Any, options: Any = None) -> None:
         """Start a game (it becomes the current one); GameFileError names what is wrong."""
         with self._lock:
-            game = scorer.new_game(family, players, options)
+            game = scorer.new_game(family, seat_names(players), options)
             file = game.to_file()
             game_id, revision = self.store.create_game(file["family"], file["options"], file["players"])
             self.game_id, self.game = game_id, game
@@ -536,6 +559,8 @@ class Table:
 
     def join(self, player: Any) -> None:
         """A new player takes the last seat."""
+        if isinstance(player, str):
+            player = seat_names([*self._need_game().seated(), player])[-1]
         self._commit({"type": "join", "player": player})
 
     def leave(self, player: Any) -> None:

@@ -166,6 +166,25 @@ def test_join_and_leave(api: Any) -> None:
     assert s["game"]["players"][1]["active"] is False
 
 
+def test_names_are_taken_without_the_spaces_typed_around_them(api: Any) -> None:
+    s = api.post("games", {"family": "sum_chicago", "players": [" Aino", "Bertil "]})
+    assert [p["name"] for p in s["game"]["players"]] == ["Aino", "Bertil"]
+    s = api.post("join", {"player": "Aino "}, status=409)      # not a second Aino
+    assert "Aino is already in the game" in s["error"]
+    s = api.post("join", {"player": " Dora  "})
+    assert [p["name"] for p in s["game"]["players"]] == ["Aino", "Bertil", "Dora"]
+
+
+def test_names_that_differ_only_in_case_are_refused(api: Any) -> None:
+    api.start(["Aino", "Bertil"])
+    before = api.state()
+    s = api.post("games", {"family": "sum_chicago", "players": ["Aino", "aino"]}, status=400)
+    assert "'Aino' and 'aino' differ only in case" in s["error"]
+    s = api.post("join", {"player": "BERTIL"}, status=400)
+    assert "'Bertil' and 'BERTIL'" in s["error"]
+    assert api.state() == before
+
+
 def test_roll_for_me_needs_the_simulated_tray(api: Any) -> None:
     api.start()
     s = api.post("roll-for-me", status=409)
