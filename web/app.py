@@ -184,10 +184,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
 
     @app.get("/api/events")
     def events() -> Response:
-        last = _last_event_id(request.headers.get("Last-Event-ID")
-                              or request.args.get("lastEventId"))
         gone = request.environ.get("waitress.client_disconnected")
-        return Response(_stream(table, last, keep_alive, gone), mimetype="text/event-stream",
+        return Response(_stream(table, keep_alive, gone), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     # -- actions ---------------------------------------------------------------------------
@@ -312,27 +310,20 @@ def _picture(image: Any, kind: str, max_age: int = 0) -> Response:
     return resp
 
 
-def _last_event_id(raw: str | None) -> int | None:
-    try:
-        return int(raw) if raw is not None else None
-    except ValueError:
-        return None
-
-
-def _stream(table: Table, last: int | None, keep_alive: float,
+def _stream(table: Table, keep_alive: float,
             gone: Callable[[], bool] | None = None) -> Iterator[str]:
     """The SSE stream: the current state first, then each newer one, with keep-alives.
 
-    A client that reconnects with the revision it already has (Last-Event-ID) is not sent
-    it again; any other (older, newer after a reset, or none) gets the current state.
+    Every connection starts with the current state, whatever Last-Event-ID a reconnecting
+    screen sends: a server started afresh on another data folder counts revisions anew
+    and may reach the very number the screen holds from its old game.
     ``gone`` (waitress tells) ends the stream soon after the screen goes away, so a
     tablet that sleeps and wakes often does not hold server threads for a whole
     keep-alive period each time.
     """
     yield "retry: 2000\n\n"
     revision, payload = table.publisher.latest_state()
-    if last != revision:
-        yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
+    yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
     sent = revision
     quiet = 0.0
     slice_s = min(1.0, keep_alive)
