@@ -231,6 +231,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
     """
 
     family = "card_chicago"
+    title = "Card Chicago"
     options = {"four_of_a_kind": (7, 8), "straight_flush": (8, 11),
                "royal_flush": (52, 20, 8, "win"), "last_trick": (5, "two_bonus"),
                "chicago_from": (15, 0), "chicago_lead": ("caller", "dealer_left"),

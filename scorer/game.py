@@ -72,7 +72,7 @@ def check_players(rules: Rules[Any], players: Any) -> tuple[str, ...]:
         raise GameFileError("players: names must be unique")
     if not rules.min_players <= len(players) <= rules.max_players:
         raise GameFileError(
-            f"players: {rules.family} takes {rules.min_players} to {rules.max_players} players, "
+            f"players: {rules.title} takes {rules.min_players} to {rules.max_players} players, "
             f"not {len(players)}")
     return tuple(players)
 

@@ -152,6 +152,7 @@ class PubChicagoRules(Rules[PubChicagoState]):
     """
 
     family = "pub_chicago"
+    title = "Pub Chicago"
     options = {"variant": ("basis", "bayrisch", "tschigg"), "match_length": (3, 1, 5, 10)}
     # Bayrisch and Tschigg end by themselves: only Basis plays a match of loser searches.
     option_needs = {"match_length": ("variant", "basis")}

@@ -18,6 +18,8 @@ class Rules(ABC, Generic[S]):
     """
 
     family: ClassVar[str]
+    #: the family's name in the rule book and on the pages ("Pub Chicago").
+    title: ClassVar[str]
     #: option key -> allowed values, the default first (GAMEFILE.md).
     options: ClassVar[Mapping[str, tuple[Any, ...]]]
     #: option key -> (another option, the value it needs): an option that means

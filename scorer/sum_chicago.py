@@ -114,6 +114,7 @@ class SumChicagoRules(Rules[SumChicagoState]):
     """The rules of Sum Chicago with every option of RULES.md §1."""
 
     family = "sum_chicago"
+    title = "Sum Chicago"
     options = {"dice": (2, 3), "order": ("ascending", "descending"),
                "rounds": ("all", "low", "high", "even", "odd"), "throws": (1, 2),
                "starter": ("fixed", "rotating")}

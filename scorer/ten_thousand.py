@@ -129,6 +129,7 @@ class TenThousandRules(Rules[TenThousandState]):
     """
 
     family = "ten_thousand"
+    title = "10000"
     options = {
         "target": (10000, 5000), "opening": (500, 0, 350, 750, 1000),
         "three_farkles": (0, -1000), "exact_target": (False, True), "zilch": (False, True),

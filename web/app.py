@@ -16,7 +16,7 @@ from flask import Flask, Response, abort, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 import scorer
-from web.families import TITLES, family_table
+from web.families import family_table, titles
 from web.store import StoreError
 from web.table import Table, TableError
 
@@ -123,7 +123,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     @app.get("/history")
     def history() -> str:
         return render_template("history.html", games=[g.to_json() for g in table.store.games()],
-                               current=table.game_id, titles=TITLES)
+                               current=table.game_id, titles=titles())
 
     @app.get("/favicon.ico")
     def favicon() -> Response:

@@ -5,14 +5,6 @@ from typing import Any
 
 import scorer
 
-TITLES = {
-    "sum_chicago": "Sum Chicago",
-    "pub_chicago": "Pub Chicago",
-    "ten_thousand": "10000",
-    "card_chicago": "Card Chicago",
-}
-
-
 def family_table() -> dict[str, Any]:
     """Every family whose rules load: title, options (default first), which options mean
     something only with another option's value (``needs``), and player limits.
@@ -26,8 +18,20 @@ def family_table() -> dict[str, Any]:
             rules = scorer.rules_for(family)
         except Exception:  # noqa: BLE001 - not ready yet; the form offers the others
             continue
-        out[family] = {"title": TITLES.get(family, family),
+        out[family] = {"title": rules.title,
                        "options": {k: list(v) for k, v in rules.options.items()},
                        "needs": {k: list(v) for k, v in rules.option_needs.items()},
                        "min_players": rules.min_players, "max_players": rules.max_players}
+    return out
+
+
+def titles() -> dict[str, str]:
+    """Each family's name as the rule book gives it, by its key (the key itself for a
+    family whose rules do not load, so an old game of it still has a name)."""
+    out: dict[str, str] = {}
+    for family in scorer.FAMILIES:
+        try:
+            out[family] = scorer.rules_for(family).title
+        except Exception:  # noqa: BLE001 - as in family_table
+            out[family] = family
     return out

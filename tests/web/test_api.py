@@ -185,6 +185,12 @@ def test_names_that_differ_only_in_case_are_refused(api: Any) -> None:
     assert api.state() == before
 
 
+def test_too_few_players_is_said_with_the_family_s_own_name(api: Any) -> None:
+    s = api.post("games", {"family": "pub_chicago", "players": ["Aino"]}, status=400)
+    assert s["error"] == "players: Pub Chicago takes 2 to 40 players, not 1"
+    assert api.state()["game"] is None
+
+
 def test_roll_for_me_needs_the_simulated_tray(api: Any) -> None:
     api.start()
     s = api.post("roll-for-me", status=409)
