@@ -11,6 +11,9 @@ dir=$(cd "$(dirname "$0")/.." && pwd)
 user=${SUDO_USER:-$(id -un)}
 cd "$dir"
 
+# Checked before anything is installed: a folder systemd cannot run from is refused.
+bash deploy/unit.sh "$dir" "$user" > /dev/null
+
 if ! python3 -c 'import numpy' 2>/dev/null; then
   echo "install.sh: apt's numpy is missing: sudo apt install python3-numpy python3-picamera2" >&2
   exit 1
@@ -34,7 +37,7 @@ else
 fi
 "${pip[@]}" -c .venv/constraints.txt -e '.[pi]'
 
-sed -e "s|@USER@|$user|g" -e "s|@DIR@|$dir|g" deploy/dicetray.service > /etc/systemd/system/dicetray.service
+bash deploy/unit.sh "$dir" "$user" > /etc/systemd/system/dicetray.service
 systemctl daemon-reload
 systemctl enable dicetray
 # restart, not start: on a re-run (an update) the service is already running the old code.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shlex
+import subprocess
 from pathlib import Path
 
 from web.cli import _parser
@@ -9,12 +10,19 @@ from web.cli import _parser
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 
 
+def _write_unit(directory: str, user: str = "pi") -> subprocess.CompletedProcess[str]:
+    """deploy/unit.sh as install.sh runs it: the unit on stdout, or a refusal."""
+    return subprocess.run(["bash", str(DEPLOY / "unit.sh"), directory, user],
+                          capture_output=True, text=True, check=False)
+
+
 def _unit(directory: str, user: str = "pi") -> dict[str, str]:
-    """The unit's ``[Service]`` settings with install.sh's substitutions made."""
-    text = (DEPLOY / "dicetray.service").read_text()
-    text = text.replace("@USER@", user).replace("@DIR@", directory)
-    service = text.split("[Service]", 1)[1].split("\n[", 1)[0]
-    return dict(line.split("=", 1) for line in service.splitlines() if "=" in line)
+    """The unit's ``[Service]`` settings as install.sh writes them."""
+    written = _write_unit(directory, user)
+    assert written.returncode == 0, written.stderr
+    service = written.stdout.split("[Service]", 1)[1].split("\n[", 1)[0]
+    settings = [line for line in service.splitlines() if "=" in line and not line.startswith("#")]
+    return dict(line.split("=", 1) for line in settings)
 
 
 def test_the_service_runs_the_venvs_dicetray_from_a_folder_with_spaces() -> None:
@@ -27,3 +35,27 @@ def test_the_service_runs_the_venvs_dicetray_from_a_folder_with_spaces() -> None
     assert (args.command, args.camera, args.host) == ("serve", "auto", "0.0.0.0")
     assert args.data == "~/.local/share/dicetray"  # the service user's home (User=)
     assert unit["User"] == "pi"
+
+
+def test_a_folder_with_shell_and_sed_characters_is_written_as_it_is() -> None:
+    # & and | broke the old sed substitution (& is the match, | its delimiter).
+    folder = "/home/pi/Tom & Jerry|dice"
+    unit = _unit(folder, "tom")
+    assert unit["WorkingDirectory"] == folder
+    assert shlex.split(unit["ExecStart"])[0] == folder + "/.venv/bin/dicetray"
+    assert unit["User"] == "tom"
+
+
+def test_the_service_may_use_the_cameras_whatever_groups_its_user_has() -> None:
+    assert _unit("/home/pi/dicetray")["SupplementaryGroups"].split() == ["video"]
+
+
+def test_a_folder_systemd_cannot_take_is_refused_by_name_before_anything_is_written() -> None:
+    for folder in ("/home/pi/100%dice", "/home/pi/$HOME", "/home/pi/back\\slash",
+                   '/home/pi/say "dice"', "/home/pi/two\nlines"):
+        written = _write_unit(folder)
+        assert written.returncode == 1 and written.stdout == "", folder
+        assert f"'{folder}'" in written.stderr and "systemd" in written.stderr
+    install = (DEPLOY / "install.sh").read_text()
+    # install.sh asks unit.sh before it makes the venv or runs pip.
+    assert install.index("unit.sh") < install.index("python3 -m venv")
