@@ -8,12 +8,16 @@ The revision is a counter that only rises. It is bumped in the same transaction 
 change it stands for, so after a restart it continues from where it was.
 
 A file that is not a dicetray database (or is damaged) is refused with
-:class:`StoreError` naming the file; it is never silently replaced.
+:class:`StoreError` naming the file; it is never silently replaced. A memory card can
+still go bad under it, so the store keeps a copy of the database beside it
+(:data:`COPY_NAME`), taken when a game starts or ends and every :data:`COPY_EVERY_S`
+while one is played; the refusal says how to go back to that copy.
 """
 from __future__ import annotations
 
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import tempfile
@@ -29,6 +33,12 @@ SCHEMA_VERSION = 1
 DB_NAME = "dicetray.sqlite3"
 LOCK_NAME = "dicetray.lock"
 SETTINGS_NAME = "settings.json"
+COPY_NAME = "dicetray-copy.sqlite3"
+# At most this much play (seconds) is missing from the copy: a few throws, while a copy
+# of a family's database takes milliseconds.
+COPY_EVERY_S = 300.0
+
+log = logging.getLogger(__name__)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -121,6 +131,11 @@ class Store:
         except OSError as exc:
             raise StoreError(f"{self.dir}: cannot create the data folder ({exc.strerror})") from None
         self.path = self.dir / DB_NAME
+        self.copy_path = self.dir / COPY_NAME
+        self._copy_asked: float | None = None       # monotonic time of the last copy asked
+        self._copier: threading.Thread | None = None
+        self._copy_again = False
+        self._copy_lock = threading.Lock()
         self._lock = threading.RLock()
         self._lock_file = self._claim()
         try:
@@ -174,11 +189,87 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(
                 f"{self.path}: the database is damaged or not a dicetray database ({exc}); "
-                "it was left as it is: move it away to start afresh") from None
+                f"it was left as it is: move it away to start afresh{self.copy_hint()}") from None
         return db
 
+    # -- the copy ----------------------------------------------------------------------------
+
+    def keep_copy(self) -> bool:
+        """Copy the database to :attr:`copy_path` (a whole, consistent copy, written
+        beside it and renamed over the old one). A copy that cannot be written is
+        logged and skipped: the game goes on. Returns whether a copy was written."""
+        tmp = self.copy_path.with_name(self.copy_path.name + ".tmp")
+        try:
+            tmp.unlink(missing_ok=True)
+            copy = sqlite3.connect(tmp)
+            try:
+                with self._lock:      # writers wait for the pages' copy, not for the disk
+                    self._db.backup(copy)
+                # One file, readable with no -wal or -shm beside it.
+                copy.execute("PRAGMA journal_mode=DELETE")
+            finally:
+                copy.close()
+            with open(tmp, "rb") as f:
+                os.fsync(f.fileno())
+            os.replace(tmp, self.copy_path)
+            return True
+        except (OSError, sqlite3.Error) as exc:
+            log.warning("%s: could not keep a copy of the database (%s)", self.copy_path, exc)
+            tmp.unlink(missing_ok=True)
+            return False
+
+    def copy_hint(self) -> str:
+        """What to say about the copy when the database cannot be used: when it was taken
+        and how to go back to it, or nothing when there is no readable copy."""
+        try:
+            with sqlite3.connect(f"file:{self.copy_path}?mode=ro", uri=True) as copy:
+                if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                    return ""
+                games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            taken = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.copy_path.stat().st_mtime))
+        except (OSError, sqlite3.Error):
+            return ""
+        return (f". A copy taken {taken} holds {games} game{'s' if games != 1 else ''}: to go "
+                f"back to it, move {self.path.name} (and any {self.path.name}-wal and -shm) "
+                f"away and rename {self.copy_path.name} to {self.path.name}")
+
+    def _copy_if_due(self) -> None:
+        """A copy on the first change since the store opened, then every COPY_EVERY_S."""
+        if self._copy_asked is None or time.monotonic() - self._copy_asked >= COPY_EVERY_S:
+            self._copy_soon()
+
+    def _copy_soon(self) -> None:
+        """Take a copy in a thread of its own, so no throw waits for it on its way to the
+        screens; asked while one is being taken, one more follows it."""
+        self._copy_asked = time.monotonic()
+        with self._copy_lock:
+            if self._copier is not None:
+                self._copy_again = True
+                return
+            self._copier = threading.Thread(target=self._copy_while_asked,
+                                            name="dicetray-copy", daemon=True)
+            self._copier.start()
+
+    def _copy_while_asked(self) -> None:
+        while True:
+            self.keep_copy()
+            with self._copy_lock:
+                if not self._copy_again:
+                    self._copier = None
+                    return
+                self._copy_again = False
+
+    def copies_taken(self) -> None:
+        """Wait until the copies asked for so far are written (tests, and close)."""
+        with self._copy_lock:
+            copier = self._copier
+        if copier is not None:
+            copier.join()
+
     def close(self) -> None:
-        """Close the connection (the WAL is checkpointed by SQLite)."""
+        """Close the connection (the WAL is checkpointed by SQLite), once the copy being
+        taken is written."""
+        self.copies_taken()
         with self._lock:
             self._db.close()
             self._lock_file.close()
@@ -242,7 +333,9 @@ class Store:
             db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game_id),))
             # A waiting reading belonged to the old game: it no longer waits.
             db.execute("UPDATE readings SET status='superseded' WHERE status='waiting'")
-            return game_id, self._bump(db)
+            revision = self._bump(db)
+        self._copy_soon()
+        return game_id, revision
 
     def append_action(self, game_id: int, index: int, action: dict[str, Any], *,
                       reading: int | None = None,
@@ -278,7 +371,9 @@ class Store:
                 if reading_dice is not None:
                     db.execute("UPDATE readings SET dice=? WHERE id=?",
                                (json.dumps(reading_dice), reading))
-            return self._bump(db), reading
+            revision = self._bump(db)
+        self._copy_if_due()
+        return revision, reading
 
     def mark_finished(self, game_id: int, finished: bool, winner: str | None,
                       loser: str | None = None) -> None:
@@ -287,6 +382,8 @@ class Store:
         with self._write() as db:
             db.execute("UPDATE games SET finished = ?, winner = ?, loser = ? WHERE id = ?",
                        (time.time() if finished else None, winner, loser, game_id))
+        if finished:
+            self._copy_soon()
 
     def game(self, game_id: int) -> GameRow | None:
         """One game's record, or ``None`` when there is no game ``game_id``."""

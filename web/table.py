@@ -206,7 +206,8 @@ class Table:
         try:
             game = scorer.load_game(data)
         except ValueError as exc:
-            raise StoreError(f"{self.store.path}: game {game_id} cannot be replayed: {exc}") from None
+            raise StoreError(f"{self.store.path}: game {game_id} cannot be replayed: {exc}"
+                             f"{self.store.copy_hint()}") from None
         self.game_id, self.game = game_id, game
         if game.state()["finished"]:
             self._finished_at = time.monotonic()

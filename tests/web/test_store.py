@@ -61,6 +61,91 @@ def test_a_file_that_is_not_a_database_is_refused_by_name(data_dir: Path) -> Non
     assert db.read_bytes().startswith(b"this is not")      # left as it was
 
 
+def _play_and_close(data_dir: Path, throws: int) -> dict[str, Any]:
+    """A Sum Chicago game of ``throws`` hand-entered throws; the state it ends in."""
+    table = Table(Store(data_dir))
+    table.new_game("sum_chicago", ["Aino", "Bertil"])
+    for _ in range(throws):
+        table.hand_roll([1, 1])
+    state = table.state()
+    table.store.close()
+    return state
+
+
+def _damage(db: Path) -> None:
+    """Scribble over the database's pages after the first, as a failing memory card might."""
+    data = bytearray(db.read_bytes())
+    data[4096:] = b"\xa5" * (len(data) - 4096)
+    db.write_bytes(bytes(data))
+
+
+def _copy_actions(data_dir: Path) -> int:
+    with sqlite3.connect(data_dir / "dicetray-copy.sqlite3") as copy:
+        return int(copy.execute("SELECT COUNT(*) FROM actions").fetchone()[0])
+
+
+def test_a_damaged_database_names_the_copy_and_the_copy_brings_the_games_back(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("web.store.COPY_EVERY_S", 0.0)     # a copy after every throw
+    before = _play_and_close(data_dir, 3)
+    db = data_dir / "dicetray.sqlite3"
+    _damage(db)
+    with pytest.raises(StoreError) as err:
+        Store(data_dir)
+    message = str(err.value)
+    assert str(db) in message and "damaged" in message
+    assert "holds 1 game: to go back to it, move dicetray.sqlite3" in message
+    assert "rename dicetray-copy.sqlite3 to dicetray.sqlite3" in message
+    assert db.read_bytes()[4096:4100] == b"\xa5" * 4          # refused, not replaced
+    # Doing what it says gives the game back.
+    db.rename(data_dir / "damaged.sqlite3")
+    (data_dir / "dicetray-copy.sqlite3").rename(db)
+    table = Table(Store(data_dir))
+    assert table.state()["game"] == before["game"]
+    table.store.close()
+
+
+def test_the_copy_is_taken_when_a_game_starts_and_ends_not_at_every_throw(
+        data_dir: Path) -> None:
+    store = Store(data_dir)
+    table = Table(store)
+    table.new_game("sum_chicago", ["Aino"], {"rounds": "low"})
+    store.copies_taken()
+    assert _copy_actions(data_dir) == 0
+    for _ in range(5):
+        table.hand_roll([1, 1])
+    store.copies_taken()
+    assert _copy_actions(data_dir) == 0            # less than COPY_EVERY_S of play
+    table.hand_roll([1, 1])                        # the sixth and last round
+    assert table.state()["game"]["finished"]
+    store.copies_taken()
+    assert _copy_actions(data_dir) == 6
+    store.close()
+
+
+def test_a_copy_that_cannot_be_written_does_not_stop_the_game(
+        data_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    data_dir.mkdir(parents=True)
+    (data_dir / "dicetray-copy.sqlite3").mkdir()       # something in the copy's way
+    store = Store(data_dir)
+    table = Table(store)
+    table.new_game("sum_chicago", ["Aino"])
+    table.hand_roll([1, 1])
+    store.copies_taken()
+    assert table.state()["game"]["players"][0]["score"] == 2
+    assert "could not keep a copy of the database" in caplog.text
+    store.close()
+
+
+def test_a_log_that_no_longer_replays_names_the_copy(data_dir: Path) -> None:
+    _play_and_close(data_dir, 1)
+    with sqlite3.connect(data_dir / "dicetray.sqlite3") as conn:
+        conn.execute("UPDATE actions SET body = "
+                     "'{\"type\": \"roll\", \"player\": \"Zed\", \"dice\": [1, 1]}'")
+    with pytest.raises(StoreError, match="A copy taken .* holds 1 game"):
+        Table(Store(data_dir))
+
+
 def test_an_other_sqlite_database_is_refused(data_dir: Path) -> None:
     data_dir.mkdir(parents=True)
     db = data_dir / "dicetray.sqlite3"
