@@ -211,6 +211,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         except OSError as exc:  # the game started; the form's memory is a nicety
             log.warning("could not save settings: %s", exc)
 
+    @post("/api/continue")
+    def continue_game(data: dict[str, Any]) -> None:
+        table.continue_game(need(data, "game"))
+
     @post("/api/roll")
     def roll(data: dict[str, Any]) -> None:
         table.hand_roll(need(data, "dice"), data.get("player"))

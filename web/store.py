@@ -337,6 +337,14 @@ class Store:
         self._copy_soon()
         return game_id, revision
 
+    def make_current(self, game_id: int) -> int:
+        """Make an earlier game the current one again (it is continued); returns the
+        revision. Readings left waiting belonged to the game being left."""
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game_id),))
+            db.execute("UPDATE readings SET status='superseded' WHERE status='waiting'")
+            return self._bump(db)
+
     def append_action(self, game_id: int, index: int, action: dict[str, Any], *,
                       reading: int | None = None,
                       reading_dice: list[dict[str, Any]] | None = None,

@@ -481,6 +481,30 @@ class Table:
             self._last_scored = time.monotonic()
             self._publish(revision)
 
+    def continue_game(self, game_id: Any) -> None:
+        """Go back to an earlier game that was left unfinished (another game was started
+        meanwhile): it becomes the current game, replayed from its log, and the one
+        being played is left as it stands, to be continued the same way later."""
+        with self._lock:
+            known = isinstance(game_id, int) and not isinstance(game_id, bool)
+            row = self.store.game(game_id) if known else None
+            if row is None:
+                raise TableError(f"game: there is no game {game_id!r}", 404)
+            if row.finished is not None:
+                raise TableError(f"game {game_id} is over: there is nothing to continue")
+            if game_id == self.game_id:
+                raise TableError(f"game {game_id} is the game being played")
+            data = self.store.game_file(game_id)
+            try:
+                game = scorer.load_game(data)
+            except ValueError as exc:
+                raise TableError(f"game {game_id} cannot be replayed: {exc}") from None
+            revision = self.store.make_current(game_id)
+            self.game_id, self.game = game_id, game
+            self._finished_at = None
+            self._last_scored = time.monotonic()
+            self._publish(revision)
+
     def _need_game(self) -> scorer.Game:
         if self.game is None:
             raise TableError("no game in progress: start one first")

@@ -104,14 +104,14 @@ def test_an_id_too_big_for_the_database_is_not_found(game_with_reading: Any) -> 
 
 
 ROUTES = ["games", "roll", "correct", "confirm", "undo", "roll-for-me", "join", "leave", "action",
-          "tray", "empty-tray", "die-size", "forget-pictures", "forget-known-dice"]
+          "tray", "empty-tray", "die-size", "forget-pictures", "forget-known-dice", "continue"]
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 9) | st.text(max_size=5)
     | st.sampled_from([2**63, -2**63 - 1, 10**30, 1.5, 1e308])
     | st.sampled_from(["Aino", "Bertil", "sum_chicago", "roll", "undo"]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
         st.sampled_from(["type", "player", "dice", "reading", "die", "value", "action",
-                         "players", "family", "options", "x"]), inner, max_size=4),
+                         "players", "family", "options", "game", "x"]), inner, max_size=4),
     max_leaves=8)
 
 
@@ -122,3 +122,9 @@ def test_no_route_answers_500(game_with_reading: Any, route: str, body: Any) -> 
     assert out["_status"] < 500, out
     if out["_status"] >= 400:
         assert out["error"]
+
+
+def test_every_action_route_is_in_the_random_requests(game_with_reading: Any) -> None:
+    rules = game_with_reading.client.application.url_map.iter_rules()
+    posted = {r.rule.removeprefix("/api/") for r in rules if "POST" in (r.methods or ())}
+    assert posted == set(ROUTES)

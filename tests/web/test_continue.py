@@ -1,0 +1,115 @@
+"""A game left unfinished when another was started is continued from the history page."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web.fakes import reading
+from web.live import LiveServer
+
+
+def _scores(state: dict[str, Any]) -> dict[str, int]:
+    return {p["name"]: p["score"] for p in state["game"]["players"]}
+
+
+def test_an_unfinished_game_is_continued_where_it_was_left(api: Any) -> None:
+    first = api.post("games", {"family": "ten_thousand", "players": ["Aino", "Bertil"]})
+    api.post("roll", {"dice": [1, 1, 1, 2, 3, 4]})
+    api.post("action", {"type": "set_aside", "player": "Aino", "dice": [1, 1, 1]})
+    api.post("action", {"type": "bank", "player": "Aino"})
+    left = api.state()["game"]
+    first_id = first["table"]["game_id"]
+
+    api.start(["Cecilia"])                                # the children's quick game
+    api.post("roll", {"dice": [1, 1]})
+    second_id = api.state()["table"]["game_id"]
+
+    s = api.post("continue", {"game": first_id})
+    assert s["table"]["game_id"] == first_id
+    assert s["game"] == left and _scores(s) == {"Aino": 1000, "Bertil": 0}
+    assert s["game"]["next"]["player"] == "Bertil"
+    s = api.post("roll", {"dice": [5, 2, 3, 4, 6, 6]})   # play goes on in it
+    assert s["game"]["turn"]["player"] == "Bertil"
+
+    s = api.post("continue", {"game": second_id})       # and back again
+    assert s["game"]["family"] == "sum_chicago" and _scores(s) == {"Cecilia": 2}
+
+
+def test_the_continued_game_is_the_one_a_restart_resumes(api: Any, data_dir: Path) -> None:
+    from web.store import Store
+    from web.table import Table
+
+    first = api.start(["Aino"])["table"]["game_id"]
+    api.post("roll", {"dice": [1, 1]})
+    api.start(["Bertil"])
+    api.post("continue", {"game": first})
+    api.table.stop()
+    api.table.store.close()
+    again = Table(Store(data_dir))
+    try:
+        assert again.game_id == first and _scores(again.state()) == {"Aino": 2}
+    finally:
+        again.store.close()
+
+
+def test_a_throw_waiting_in_the_game_left_does_not_follow_into_the_continued_one(
+        api: Any) -> None:
+    first = api.start(["Aino"])["table"]["game_id"]
+    api.start(["Bertil"])
+    api.table.handle_reading(reading(1, 1, flagged=[1]))
+    assert api.state()["table"]["waiting"]
+    s = api.post("continue", {"game": first})
+    assert not s["table"]["waiting"] and _scores(s) == {"Aino": 0}
+
+
+@pytest.mark.parametrize("body, status, message", [
+    ({}, 400, "missing 'game'"),
+    ({"game": "1"}, 404, "there is no game '1'"),
+    ({"game": True}, 404, "there is no game True"),
+    ({"game": 99}, 404, "there is no game 99"),
+    ({"game": 2 ** 70}, 404, "there is no game"),
+])
+def test_a_game_that_does_not_exist_is_refused(api: Any, body: dict[str, Any], status: int,
+                                                message: str) -> None:
+    api.start()
+    before = api.state()
+    s = api.post("continue", body, status=status)
+    assert message in s["error"]
+    assert api.state() == before
+
+
+def test_a_finished_game_or_the_one_being_played_is_not_continued(api: Any) -> None:
+    over = api.start(["Aino"], rounds="low")["table"]["game_id"]
+    for _ in range(6):
+        api.post("roll", {"dice": [1, 1]})
+    assert api.state()["game"]["finished"]
+    playing = api.start(["Bertil"])["table"]["game_id"]
+    before = api.state()
+    s = api.post("continue", {"game": over}, status=409)
+    assert s["error"] == f"game {over} is over: there is nothing to continue"
+    s = api.post("continue", {"game": playing}, status=409)
+    assert s["error"] == f"game {playing} is the game being played"
+    assert api.state() == before
+
+
+@pytest.mark.browser
+def test_the_history_page_continues_an_unfinished_game(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        server.table.hand_roll([1, 1])
+        first = server.table.game_id
+        server.table.new_game("sum_chicago", ["Cecilia"])
+        page = browser.new_page()
+        page.goto(server.url + "/history")
+        rows = page.locator("tr", has=page.locator("[data-continue]"))
+        assert rows.count() == 1 and "Aino, Bertil" in rows.inner_text()
+        page.click(f"[data-continue='{first}']")
+        page.wait_for_url(server.url + "/control")
+        page.wait_for_selector("text=Bertil")
+        assert server.table.game_id == first
+        page.goto(server.url + "/history")
+        assert "in progress" in page.locator("tr", has_text="Aino, Bertil").inner_text()
+        assert page.locator("tr", has_text="Cecilia").locator("[data-continue]").count() == 1
+        page.close()
