@@ -452,7 +452,8 @@ async function setup() {
   $("family").addEventListener("change", renderOptions);
   $("start").addEventListener("click", () => {
     const g = state && state.game;
-    if (g && !g.finished && !window.confirm("A game is in progress. Start a new one?")) return;
+    const leave = "A game is in progress. Start a new one? It can be continued later from the history page.";
+    if (g && !g.finished && !window.confirm(leave)) return;
     const options = {};
     document.querySelectorAll("[data-option]").forEach((el) => {
       if (el.parentElement.style.display !== "none") options[el.dataset.option] = JSON.parse(el.value);
