@@ -199,17 +199,50 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
             return app.post(path)(view)
         return wrap
 
-    @post("/api/games")
-    def start_game(data: dict[str, Any]) -> None:
+    def typed_players(data: dict[str, Any]) -> Any:
+        """The players of a start form: a list, or names typed apart by commas or lines."""
         players = need(data, "players")
         if isinstance(players, str):
             players = [p.strip() for p in players.replace("\n", ",").split(",") if p.strip()]
-        table.new_game(data.get("family", "sum_chicago"), players, data.get("options"))
-        settings = {"family": data.get("family", "sum_chicago"), "players": players}
+        return players
+
+    def remember_start(family: Any, players: Any, starter: str) -> None:
+        """Keep what the start form sent, to fill it in the same way next time."""
+        settings = {"family": family, "players": players, "starter": starter}
         try:
             table.store.save_settings(settings)
-        except OSError as exc:  # the game started; the form's memory is a nicety
+        except OSError as exc:  # the game (or draw) started; the form's memory is a nicety
             log.warning("could not save settings: %s", exc)
+
+    @post("/api/games")
+    def start_game(data: dict[str, Any]) -> None:
+        family, players = data.get("family", "sum_chicago"), typed_players(data)
+        table.new_game(family, players, data.get("options"))
+        remember_start(family, players, "listed")
+
+    @post("/api/draw")
+    def start_draw(data: dict[str, Any]) -> None:
+        # Sum Chicago's starter found by each throwing one die (RULES.md §1): a draw, not
+        # yet a game; the game starts from /api/draw/start-game once the starter is found.
+        family, players = data.get("family", "sum_chicago"), typed_players(data)
+        table.start_draw(family, players, data.get("options"))
+        remember_start(family, players, "draw")
+
+    @post("/api/draw/throw")
+    def draw_throw(data: dict[str, Any]) -> None:
+        table.draw_throw(need(data, "value"), data.get("player"))
+
+    @post("/api/draw/take-back")
+    def draw_take_back(data: dict[str, Any]) -> None:
+        table.take_back_draw_throw()
+
+    @post("/api/draw/cancel")
+    def cancel_draw(data: dict[str, Any]) -> None:
+        table.cancel_draw()
+
+    @post("/api/draw/start-game")
+    def start_drawn_game(data: dict[str, Any]) -> None:
+        table.start_drawn_game()
 
     @post("/api/continue")
     def continue_game(data: dict[str, Any]) -> None:

@@ -16,12 +16,14 @@ import json
 import logging
 import threading
 import time
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Mapping, TypeVar
 
 import cv2
 
 import scorer
 from calibration import die_size
+from scorer.starter import BadDrawPlayers, DrawError, NotADieFace, StarterDraw
 from vision.reader import REASON_PICTURE
 from web.calibrating import TrayNotEmpty
 from web.publisher import Publisher
@@ -58,6 +60,9 @@ REOPEN_STALLED_S = 30.0
 # How often a camera that failed (unplugged) is tried again: a webcam plugged back in
 # takes a second or two to appear anyway, and a try that finds no camera costs little.
 REOPEN_EVERY_S = 5.0
+# The families whose starter may be found by each throwing one die (RULES.md §1): Pub
+# Chicago draws its first leader by lot and Card Chicago deals instead.
+DRAW_FAMILIES = ("sum_chicago",)
 
 
 def seat_names(players: Any) -> Any:
@@ -97,6 +102,40 @@ def die_json(die: Any) -> dict[str, Any]:
         return dict(die)
     data: dict[str, Any] = die.to_json()
     return data
+
+
+@dataclass(frozen=True)
+class DrawAtTable:
+    """A draw for the starting player under way at the table: the game it is for
+    (``family``, and ``options`` as the start form sent them), the scorer's ``draw``, and
+    ``note``: why the camera's latest reading did not count (None when it did).
+
+    Kept in memory only: after a restart the draw is gone and the start form shows again.
+    """
+
+    family: str
+    options: Any
+    draw: StarterDraw
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The draw as the screens draw it (``StarterDraw.to_json``), with the family and
+        the note."""
+        return {"family": self.family, **self.draw.to_json(), "note": self.note}
+
+
+_Drawn = TypeVar("_Drawn")
+
+
+def _drawn(step: Callable[[], _Drawn]) -> _Drawn:
+    """What a step of the draw gives (a new draw, the seating); its refusal as the table's: a bad request (a value no die
+    shows, players who cannot draw) or a conflict with where the draw stands."""
+    try:
+        return step()
+    except (NotADieFace, BadDrawPlayers) as exc:
+        raise TableError(str(exc), 400) from None
+    except DrawError as exc:
+        raise TableError(str(exc), 409) from None
 
 
 def tray_problems(dice: list[dict[str, Any]], expected: int) -> list[str]:
@@ -188,6 +227,7 @@ class Table:
         self._demo_checked = 0.0
         self.game_id: int | None = None
         self.game: scorer.Game | None = None
+        self._draw: DrawAtTable | None = None
         start = time.perf_counter()
         self._rebuild()
         self.rebuild_ms = (time.perf_counter() - start) * 1000.0
@@ -356,6 +396,7 @@ class Table:
         return {
             "revision": revision,
             "game": game_state,
+            "draw": self._draw.to_json() if self._draw is not None else None,
             "reading": self._reading_json(reading),
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
@@ -473,19 +514,25 @@ class Table:
     def new_game(self, family: Any, players: Any, options: Any = None) -> None:
         """Start a game (it becomes the current one); GameFileError names what is wrong."""
         with self._lock:
-            game = scorer.new_game(family, seat_names(players), options)
-            file = game.to_file()
-            game_id, revision = self.store.create_game(file["family"], file["options"], file["players"])
-            self.game_id, self.game = game_id, game
-            self._finished_at = None
-            self._last_scored = time.monotonic()
-            self._publish(revision)
+            self._refuse_during_draw()
+            self._start_game(family, players, options)
+
+    def _start_game(self, family: Any, players: Any, options: Any) -> None:
+        game = scorer.new_game(family, seat_names(players), options)
+        file = game.to_file()
+        game_id, revision = self.store.create_game(file["family"], file["options"], file["players"])
+        self.game_id, self.game = game_id, game
+        self._draw = None       # a drawn game begun: its draw is over
+        self._finished_at = None
+        self._last_scored = time.monotonic()
+        self._publish(revision)
 
     def continue_game(self, game_id: Any) -> None:
         """Go back to an earlier game that was left unfinished (another game was started
         meanwhile): it becomes the current game, replayed from its log, and the one
         being played is left as it stands, to be continued the same way later."""
         with self._lock:
+            self._refuse_during_draw()
             known = isinstance(game_id, int) and not isinstance(game_id, bool)
             row = self.store.game(game_id) if known else None
             if row is None:
@@ -506,9 +553,91 @@ class Table:
             self._publish(revision)
 
     def _need_game(self) -> scorer.Game:
+        # While a draw runs, the game before it is not played on (nor the camera's
+        # throws scored into it).
+        self._refuse_during_draw()
         if self.game is None:
             raise TableError("no game in progress: start one first")
         return self.game
+
+    # -- the draw for the starting player (RULES.md §1) ------------------------------------
+
+    def start_draw(self, family: Any, players: Any, options: Any = None) -> None:
+        """Find the starting player of a game of ``family`` with ``players`` and
+        ``options`` by each throwing one die; the game is started (:meth:`start_drawn_game`)
+        with the list rotated to begin with the starter. A setup the game would refuse is
+        refused now, by the same GameFileError."""
+        with self._lock:
+            self._refuse_during_draw()
+            if family not in DRAW_FAMILIES:
+                raise TableError(f"only Sum Chicago finds its starter by each throwing one die "
+                                 f"(RULES.md §1), not {family!r}", 400)
+            players = scorer.new_game(family, seat_names(players), options).to_file()["players"]
+            draw = _drawn(lambda: StarterDraw(tuple(players)))
+            self._set_draw(DrawAtTable(family, options, draw))
+
+    def draw_throw(self, value: Any, player: Any = None) -> None:
+        """One die thrown in the draw, entered by hand: ``value`` for the player who
+        throws now. With ``player`` (whom the tapping screen showed throwing), a tap made
+        after another screen or the camera moved the draw on is refused."""
+        with self._lock:
+            current = self._need_draw()
+            thrower = current.draw.thrower
+            after = _drawn(lambda: current.draw.throw(value))
+            if player is not None and player != thrower:
+                raise TableError(f"it is {thrower}'s throw in the draw, not {player!r}'s: "
+                                 "look again and tap once more")
+            self._set_draw(replace(current, draw=after, note=None))
+
+    def take_back_draw_throw(self) -> None:
+        """Take back the draw's latest throw (a misread or a mis-tap)."""
+        with self._lock:
+            current = self._need_draw()
+            self._set_draw(replace(current, draw=_drawn(current.draw.take_back), note=None))
+
+    def cancel_draw(self) -> None:
+        """Drop the draw: no game is started, and the start form shows again."""
+        with self._lock:
+            self._need_draw()
+            self._draw = None
+            self._publish(self.store.bump())
+
+    def start_drawn_game(self) -> None:
+        """Start the drawn game, exactly as if its list had been typed beginning with the
+        starter (seat order kept)."""
+        with self._lock:
+            current = self._need_draw()
+            seating = _drawn(current.draw.seating)
+            self._start_game(current.family, list(seating), current.options)
+
+    def _need_draw(self) -> DrawAtTable:
+        if self._draw is None:
+            raise TableError("no draw for the starting player is under way")
+        return self._draw
+
+    def _refuse_during_draw(self) -> None:
+        if self._draw is not None:
+            raise TableError("a draw for the starting player is under way: finish it, or "
+                             "cancel it, first")
+
+    def _set_draw(self, draw: DrawAtTable) -> None:
+        self._draw = draw
+        self._publish(self.store.bump())
+
+    def _draw_reading(self, draw: DrawAtTable, dice: list[dict[str, Any]]) -> None:
+        """A settled reading while the starter is being found: exactly one die, read
+        surely, is the thrower's throw; anything else is not counted, and the screens
+        say what is wanted."""
+        thrower = draw.draw.thrower
+        problems = tray_problems(dice, 1)
+        if thrower is None:
+            self._set_draw(replace(draw, note=f"{draw.draw.starter} starts: start the game, "
+                                               "then throw (this reading is not counted)"))
+        elif problems:
+            self._set_draw(replace(draw, note=f"{thrower}: throw one die (not counted: "
+                                              f"{'; '.join(problems)})"))
+        else:
+            self._set_draw(replace(draw, draw=draw.draw.throw(dice[0]["value"]), note=None))
 
     def _commit(self, action: dict[str, Any], *, reading: int | None = None,
                 reading_dice: list[dict[str, Any]] | None = None,
@@ -844,6 +973,9 @@ class Table:
             self._camera_status["moving"] = False
             ms = getattr(reading, "ms", None)
             self._camera_status["read_ms"] = round(ms, 1) if isinstance(ms, (int, float)) else None
+            if self._draw is not None:
+                self._draw_reading(self._draw, dice)
+                return
             game = self.game
             nxt = game.state()["next"] if game is not None else {}
             if game is None or nxt.get("player") is None or "roll" not in nxt.get("actions", []):
@@ -1068,6 +1200,8 @@ class Table:
         """The demo family: start games, throw when it is someone's turn, fix flagged dice."""
         now = time.monotonic()
         with self._lock:
+            if self._draw is not None:
+                return      # a person started a draw: the family finds its starter
             game = self.game
             if game is None or (self._finished_at is not None
                                 and now - self._finished_at > 2 * self.demo_interval):

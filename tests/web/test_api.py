@@ -13,7 +13,8 @@ def scores(state: dict[str, Any]) -> list[int]:
 def test_no_game_yet(api: Any) -> None:
     s = api.state()
     assert s["game"] is None and s["reading"] is None
-    assert set(s) == {"revision", "game", "reading", "camera", "table"}
+    assert s["draw"] is None
+    assert set(s) == {"revision", "game", "draw", "reading", "camera", "table"}
 
 
 def test_start_game_and_hand_entry(api: Any) -> None:
