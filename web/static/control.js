@@ -406,6 +406,34 @@ function renderGeneric(s) {
   });
 }
 
+// Sum Chicago's starter found by each throwing one die: while the draw runs the page is
+// about it alone (the game before is not played on meanwhile), with Cancel back to the
+// start form. The camera's reading of one die counts by itself; a die can also be tapped.
+function renderDraw(s) {
+  const draw = s.draw;
+  $("drawsection").style.display = draw ? "" : "none";
+  $("playersection").style.display = draw ? "none" : "";
+  $("newgamesection").style.display = draw ? "none" : "";
+  if (!draw) return;
+  for (const id of ["othersection", "traysection", "handsection"]) $(id).style.display = "none";
+  $("status").innerHTML = "Finding who starts Sum Chicago";
+  $("note").textContent = "";
+  $("undo").disabled = true;
+  $("drawhead").innerHTML = drawHeadline(draw) + (draw.starter ? `<div class="muted">${drawSeating(draw)}</div>` : "");
+  $("drawnote").textContent = draw.note || "";
+  $("drawtable").innerHTML = drawTable(draw, "tiny");
+  const thrower = draw.thrower;
+  const hand = $("drawhand");
+  hand.innerHTML = thrower ? `<span class="muted">${esc(thrower)}'s die, entered by hand:</span>` +
+    [1, 2, 3, 4, 5, 6].map((v) => `<button type="button" class="diebutton" data-drawvalue="${v}">${dieSVG(v)}</button>`).join("") : "";
+  // The thrower as shown goes along: a tap made after the camera counted their die is refused.
+  hand.querySelectorAll("[data-drawvalue]").forEach((el) => el.addEventListener("click",
+    () => post("draw/throw", { value: Number(el.dataset.drawvalue), player: thrower }, $("drawerror"))));
+  $("drawstart").style.display = draw.starter ? "" : "none";
+  $("drawtakeback").style.display = draw.last ? "" : "none";
+  $("drawtakeback").textContent = draw.last ? `Take back ${draw.last.player}'s ${draw.last.value}` : "";
+}
+
 function render(s, current) {
   // An older answer arriving late; but the stream's first state after a (re)connection
   // is the server's current one, whatever its revision.
@@ -418,6 +446,7 @@ function render(s, current) {
   renderHand(s);
   renderPlayers(s);
   renderOther(s);
+  renderDraw(s);
 }
 
 function renderOptions() {
@@ -428,6 +457,16 @@ function renderOptions() {
     `</select></label>`).join("") : "";
   $("options").querySelectorAll("[data-option]").forEach((el) => el.addEventListener("change", showNeededOptions));
   showNeededOptions();
+  showStarterChoice();
+}
+
+// Only Sum Chicago finds its starter by a die (RULES.md §1): Pub Chicago draws its first
+// leader by lot and Card Chicago deals.
+function drawChosen() { return $("family").value === "sum_chicago" && $("starter").value === "draw"; }
+
+function showStarterChoice() {
+  $("starterrow").style.display = $("family").value === "sum_chicago" ? "" : "none";
+  $("start").textContent = drawChosen() ? "Find who starts" : "Start game";
 }
 
 // An option that means something only with another's value (Pub Chicago's match length,
@@ -448,8 +487,10 @@ async function setup() {
     `<option value="${esc(k)}">${esc(f.title)}</option>`).join("");
   if (settings.family && families[settings.family]) $("family").value = settings.family;
   if (Array.isArray(settings.players)) $("newplayers").value = settings.players.join(", ");
+  if (settings.starter === "draw") $("starter").value = "draw";
   renderOptions();
   $("family").addEventListener("change", renderOptions);
+  $("starter").addEventListener("change", showStarterChoice);
   $("start").addEventListener("click", () => {
     const g = state && state.game;
     const leave = "A game is in progress. Start a new one? It can be continued later from the history page.";
@@ -458,8 +499,13 @@ async function setup() {
     document.querySelectorAll("[data-option]").forEach((el) => {
       if (el.parentElement.style.display !== "none") options[el.dataset.option] = JSON.parse(el.value);
     });
-    post("games", { family: $("family").value, players: $("newplayers").value, options }, $("starterror"));
+    // Each throwing one die starts a draw; the game begins once its starter is found.
+    post(drawChosen() ? "draw" : "games", { family: $("family").value, players: $("newplayers").value, options },
+      $("starterror"));
   });
+  $("drawstart").addEventListener("click", () => post("draw/start-game", {}, $("drawerror")));
+  $("drawtakeback").addEventListener("click", () => post("draw/take-back", {}, $("drawerror")));
+  $("drawcancel").addEventListener("click", () => post("draw/cancel", {}, $("drawerror")));
   $("undo").addEventListener("click", () => post("undo"));
   $("rollforme").addEventListener("click", () => post("roll-for-me", {}, $("trayerror")));
   $("confirm").addEventListener("click", () => post("confirm", { reading: state.reading.id }, $("trayerror")));

@@ -90,10 +90,25 @@ function genericPanel(game, state) {
   return [left, right];
 }
 
+/** Sum Chicago's starter being found by one die each: the draw, not yet the game. */
+function drawPanel(draw) {
+  const left = `<h1>Sum Chicago</h1><div class="chance">Who starts? Each throws one die; the highest starts</div>` +
+    `<div class="turn">${drawHeadline(draw)}</div>` +
+    (draw.note ? `<div class="waiting">${esc(draw.note)}</div>` : "") +
+    `<div class="chance">${drawSeating(draw)}</div>`;
+  return [left, drawTable(draw, "small")];
+}
+
 function render(state) {
   const board = document.getElementById("board");
   const game = state.game;
   board.dataset.revision = state.revision;
+  if (state.draw) {
+    board.dataset.family = "draw";
+    const [left, right] = drawPanel(state.draw);
+    board.innerHTML = `<div>${left}</div><div class="panel">${right}</div>`;
+    return;
+  }
   board.dataset.family = game ? game.family : "";   // lets the stylesheet size columns per family
   if (!game) {
     board.innerHTML = `<div><h1>dicetray</h1><div class="turn">No game yet</div>` +
