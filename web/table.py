@@ -951,16 +951,26 @@ class Table:
         return reading
 
     def roll_for_me(self) -> None:
-        """Throw the simulated tray's dice (only the sim camera can)."""
+        """Throw the simulated tray's dice (only the sim camera can): one die in a draw for
+        the starter, else the dice of the game's next throw."""
         with self._lock:
-            game = self._need_game()
-            nxt = game.state()["next"]
+            count = self._dice_due()
             if not self._camera_status["can_roll"]:
                 raise TableError("roll for me needs the simulated tray (dicetray serve --camera sim)")
-            if nxt.get("player") is None or not nxt.get("dice"):
-                raise TableError("no throw is expected now")
             self._rolled_at = time.monotonic()
-        self.camera.roll(count=int(nxt["dice"]))
+        self.camera.roll(count=count)
+
+    def _dice_due(self) -> int:
+        """How many dice the next throw takes: one in a draw for the starter, else the
+        game's; refused when no throw is expected."""
+        if self._draw is not None:
+            if self._draw.draw.thrower is None:
+                raise TableError(f"{self._draw.draw.starter} starts: start the game, then throw")
+            return 1
+        nxt = self._need_game().state()["next"]
+        if nxt.get("player") is None or not nxt.get("dice"):
+            raise TableError("no throw is expected now")
+        return int(nxt["dice"])
 
     # -- camera side -----------------------------------------------------------------------
 

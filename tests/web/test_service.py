@@ -110,3 +110,22 @@ def test_without_a_camera_there_is_no_picture_and_it_says_so(data_dir: Path) -> 
         assert "no camera" in resp.get_json()["error"]
     finally:
         table.store.close()
+
+
+def test_a_draw_for_the_starter_is_thrown_on_camera_one_die_at_a_time(data_dir: Path) -> None:
+    table, camera = served_table(data_dir)
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        table.start_draw("sum_chicago", ["Aino", "Bertil"])
+        table.roll_for_me()                       # the fake throws one 4, for Aino
+        state = wait_for(lambda: (s := table.state())["draw"]["thrower"] == "Bertil" and s)
+        assert state["draw"]["last"] == {"player": "Aino", "value": 4}
+        camera.roll([6, 2])                       # two dice: not Bertil's throw
+        state = wait_for(lambda: (s := table.state())["draw"]["note"] and s)
+        assert state["draw"]["note"].startswith("Bertil: throw one die")
+        camera.roll([6])
+        state = wait_for(lambda: (s := table.state())["draw"]["starter"] == "Bertil" and s)
+        assert state["game"]["last_roll"] is None   # nothing went into the game before
+    finally:
+        table.stop()
+        table.store.close()

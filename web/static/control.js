@@ -411,11 +411,10 @@ function renderGeneric(s) {
 // start form. The camera's reading of one die counts by itself; a die can also be tapped.
 function renderDraw(s) {
   const draw = s.draw;
-  $("drawsection").style.display = draw ? "" : "none";
-  $("playersection").style.display = draw ? "none" : "";
-  $("newgamesection").style.display = draw ? "none" : "";
+  // The style sheet shows the draw's section and hides the game's (and the start form)
+  // while the body is "drawing"; the game's own show/hide is left as it was for after.
+  document.body.classList.toggle("drawing", Boolean(draw));
   if (!draw) return;
-  for (const id of ["othersection", "traysection", "handsection"]) $(id).style.display = "none";
   $("status").innerHTML = "Finding who starts Sum Chicago";
   $("note").textContent = "";
   $("undo").disabled = true;
@@ -430,6 +429,7 @@ function renderDraw(s) {
   hand.querySelectorAll("[data-drawvalue]").forEach((el) => el.addEventListener("click",
     () => post("draw/throw", { value: Number(el.dataset.drawvalue), player: thrower }, $("drawerror"))));
   $("drawstart").style.display = draw.starter ? "" : "none";
+  $("drawroll").style.display = s.camera.can_roll && thrower ? "" : "none";
   $("drawtakeback").style.display = draw.last ? "" : "none";
   $("drawtakeback").textContent = draw.last ? `Take back ${draw.last.player}'s ${draw.last.value}` : "";
 }
@@ -506,6 +506,7 @@ async function setup() {
   $("drawstart").addEventListener("click", () => post("draw/start-game", {}, $("drawerror")));
   $("drawtakeback").addEventListener("click", () => post("draw/take-back", {}, $("drawerror")));
   $("drawcancel").addEventListener("click", () => post("draw/cancel", {}, $("drawerror")));
+  $("drawroll").addEventListener("click", () => post("roll-for-me", {}, $("drawerror")));
   $("undo").addEventListener("click", () => post("undo"));
   $("rollforme").addEventListener("click", () => post("roll-for-me", {}, $("trayerror")));
   $("confirm").addEventListener("click", () => post("confirm", { reading: state.reading.id }, $("trayerror")));
