@@ -178,3 +178,26 @@ def test_a_malformed_draw_request_is_a_bad_request(api: Any) -> None:
     before = api.state()
     out = api.post("draw/throw", raw="{not json", status=400)
     assert "malformed JSON" in out["error"] and api.state() == before
+
+
+def test_a_draw_is_gone_after_a_restart_and_the_game_before_it_stays(data_dir: Any) -> None:
+    # A screen that showed the draw gets this state on reconnecting: every event stream
+    # starts with the current state (tests/web/test_sse.py).
+    from web.store import Store
+    from web.table import Table
+
+    store = Store(data_dir)
+    table = Table(store)
+    table.new_game("sum_chicago", FAMILY)
+    table.start_draw("sum_chicago", ["Dora", "Eemeli"])
+    table.draw_throw(4)
+    table.stop()
+    store.close()
+    store = Store(data_dir)
+    table = Table(store)
+    try:
+        s = table.state()
+        assert s["draw"] is None and names(s) == FAMILY
+    finally:
+        table.stop()
+        store.close()
