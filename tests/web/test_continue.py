@@ -94,6 +94,16 @@ def test_a_finished_game_or_the_one_being_played_is_not_continued(api: Any) -> N
     assert api.state() == before
 
 
+def test_no_game_is_continued_while_the_starter_is_being_drawn(api: Any) -> None:
+    first = api.start(["Aino"])["table"]["game_id"]
+    api.start(["Bertil"])
+    api.post("draw", {"family": "sum_chicago", "players": ["Cecilia", "Dora"]})
+    before = api.state()
+    s = api.post("continue", {"game": first}, status=409)
+    assert "a draw for the starting player is under way" in s["error"]
+    assert api.state() == before
+
+
 @pytest.mark.browser
 def test_the_history_page_continues_an_unfinished_game(browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data") as server:
