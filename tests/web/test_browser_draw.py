@@ -40,6 +40,7 @@ def test_a_draw_with_a_tie_entered_by_hand_starts_the_game_with_the_rotated_list
         board.wait_for_selector("#board table.draw")
         assert "Aino: throw one die" in board.inner_text("#board")
         assert not control.is_visible("#newgamesection")
+        assert not control.is_visible("#undo")               # "Take back" is the draw's undo
         tap_die(control, 5, "Bertil: throw one die")
         tap_die(control, 5, "Cecilia: throw one die")
         tap_die(control, 6, "Cecilia starts")               # a mis-tap: Cecilia threw a 2
