@@ -276,6 +276,31 @@ def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         page.close()
 
 
+def test_the_tray_is_marked_again_by_tapping_its_new_corners(browser: Any, tmp_path: Path) -> None:
+    from calibration import Calibration, load_calibration
+
+    old = ((20.0, 15.0), (300.0, 15.0), (300.0, 225.0), (20.0, 225.0))
+    with _control_page(browser, tmp_path,
+                       Calibration(tray=old, image_size=(320, 240))) as (server, page):
+        page.set_viewport_size({"width": 1024, "height": 900})
+        page.click("#marktray")
+        # The saved outline is shown until the first tap starts the new one.
+        page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
+        moved = [(40, 30), (290, 30), (290, 210), (40, 210)]   # the camera was raised
+        for x, y in moved:          # the picture is shown at its own size here
+            page.click("#trayimg", position={"x": x, "y": y})
+        assert page.locator("#trayshape circle").count() == 4
+        page.click("#traysave")
+        page.wait_for_selector("#trayview", state="hidden")
+        saved = load_calibration(tmp_path / "calibration.json").tray
+        assert saved is not None and [(round(x), round(y)) for x, y in saved] == moved
+        # Reopened and closed without a tap, the outline stays as saved.
+        page.click("#marktray")
+        page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
+        page.click("#trayclose")
+        assert server.table.state()["camera"]["tray"] == [list(map(float, c)) for c in moved]
+
+
 def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         browser: Any, tmp_path: Path) -> None:
     import dataclasses

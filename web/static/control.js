@@ -269,9 +269,14 @@ function renderKnownDice(newest) {
 
 // The tray's outline, tapped corner by corner on the camera's picture (frame pixels).
 let trayCorners = [];
+// The corners shown are the saved outline, untouched: a tap starts a new outline rather
+// than adding a fifth corner to the old one (marking the tray again after the camera
+// moved), while "Undo a corner" edits the saved one.
+let traySaved = false;
 
 function openTray() {
   trayCorners = (state.camera.tray || []).map((p) => p.slice());
+  traySaved = trayCorners.length > 0;
   const img = $("trayimg");
   img.onload = drawTray;
   img.src = "/api/frame.jpg?t=" + Date.now();
@@ -285,6 +290,7 @@ function drawTray() {
   if (!w) return;
   const svg = $("trayshape");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
+  svg.classList.toggle("saved", traySaved);
   const points = trayCorners.map((p) => p.join(",")).join(" ");
   svg.innerHTML = (trayCorners.length > 1 ? `<polygon points="${points}"/>` : "") +
     trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${Math.max(3, w / 120)}"/>`).join("");
@@ -294,6 +300,8 @@ function tapTray(ev) {
   const img = $("trayimg");
   const r = img.getBoundingClientRect();
   if (!img.naturalWidth || !r.width) return;
+  if (traySaved) trayCorners = [];
+  traySaved = false;
   trayCorners.push([Math.round((ev.clientX - r.left) * img.naturalWidth / r.width),
     Math.round((ev.clientY - r.top) * img.naturalHeight / r.height)]);
   drawTray();
@@ -534,7 +542,7 @@ async function setup() {
   });
   $("trayimg").addEventListener("click", tapTray);
   $("traysave").addEventListener("click", () => saveTray(trayCorners));
-  $("trayundo").addEventListener("click", () => { trayCorners.pop(); drawTray(); });
+  $("trayundo").addEventListener("click", () => { trayCorners.pop(); traySaved = false; drawTray(); });
   $("trayforget").addEventListener("click", () => saveTray(null));
   $("trayclose").addEventListener("click", () => { $("trayview").style.display = "none"; });
   $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
