@@ -47,6 +47,10 @@ T = TypeVar("T")
 # reaches the table as soon as the watcher has voted over its few still frames, and the
 # table then keeps the frame of a waiting reading with a picture face itself.
 KEEP_FRAMES = 4
+# The most corners an outline may have: a tray has four, a round one is tapped in a few
+# more; checking that no two sides cross takes time growing with their square, under the
+# table's lock.
+MAX_TRAY_CORNERS = 40
 # An outline marked again more than this much bigger or smaller (as a length) than the
 # last: the camera was raised or lowered, and the die size measured before is stale.
 RESCALED = 0.1
@@ -454,14 +458,19 @@ def check_tray(points: Any, image_size: tuple[int, int]) -> tuple[tuple[float, f
         raise ValueError(f"a tray outline is a list of [x, y] corners, not {points!r}")
     if len(points) < 3:
         raise ValueError(f"a tray outline needs at least 3 corners, not {len(points)}")
+    if len(points) > MAX_TRAY_CORNERS:
+        raise ValueError(f"a tray outline has at most {MAX_TRAY_CORNERS} corners, not "
+                         f"{len(points)}: tap only the tray's corners")
     w, h = image_size
     for i, (x, y) in enumerate(points):
         if not (0 <= x <= w and 0 <= y <= h):
             raise ValueError(f"corner {i + 1} ({x}, {y}) lies outside the {w}×{h} picture")
+    # Crossing first: corners tapped out of order (the top two, then the bottom two left
+    # to right) make a bow tie whose halves cancel out, which is no small tray.
+    if crosses_itself(points):
+        raise ValueError("the outline crosses itself: tap the corners in order round the tray")
     corners = np.asarray(points, np.float32)
     if abs(float(cv2.contourArea(corners))) < 0.01 * w * h:
         raise ValueError("the corners enclose almost nothing (under 1 % of the picture): "
                          "tap them in order round the tray")
-    if crosses_itself(points):
-        raise ValueError("the outline crosses itself: tap the corners in order round the tray")
     return tuple((float(x), float(y)) for x, y in points)

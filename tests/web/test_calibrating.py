@@ -3,6 +3,7 @@ tray's outline is marked on the camera's picture."""
 from __future__ import annotations
 
 import contextlib
+import math
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -377,6 +378,13 @@ def test_a_tray_outline_marked_on_the_picture_is_kept_and_used(
         # The top corners, then the bottom ones left to right: a bow tie whose middle,
         # where most dice land, would lie outside the tray.
         ([[1, 1], [7, 7], [7, 1], [1, 5]], "the outline crosses itself"),
+        # The same mistake on a rectangle: the bow tie's two halves cancel out, and
+        # "enclose almost nothing" would not tell the family what they did.
+        ([[1, 1], [7, 1], [1, 7], [7, 7]], "the outline crosses itself"),
+        # A tray is no curve of hundreds of points: checking every pair of sides of
+        # thousands would hold the table (and every screen's actions) for minutes.
+        ([[4 + 3 * math.cos(i / 100 * math.tau), 4 + 3 * math.sin(i / 100 * math.tau)]
+          for i in range(100)], "at most 40 corners, not 100"),
     ],
 )
 def test_a_bad_tray_outline_is_refused_and_changes_nothing(
