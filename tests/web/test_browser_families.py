@@ -337,3 +337,44 @@ def test_long_names_and_many_players_stay_on_the_tv(
         }""")
         assert outside == [0, []], f"{family}: cut off: {outside} (panel at {size})"
         page.close()
+
+
+# A phone held upright shows the scoreboard too: the board's two columns stand one above
+# the other, every score stays inside its own cell (none drawn over its neighbour's),
+# and a table too wide for the phone scrolls in its panel, not the whole page sideways.
+@pytest.mark.parametrize("family, players, options, throws", [
+    ("sum_chicago", 3, {}, 9),
+    ("sum_chicago", 6, {}, 9),
+    ("pub_chicago", 4, {"variant": "basis"}, 9),
+    ("ten_thousand", 4, {"opening": 0}, 9),
+    ("card_chicago", 4, {}, 0),
+])
+@pytest.mark.parametrize("size", [(390, 844), (360, 640)])
+def test_the_scoreboard_on_an_upright_phone_overlaps_nothing(
+        browser: Any, tmp_path: Path, family: str, players: int, options: dict[str, Any],
+        throws: int, size: tuple[int, int]) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game(family, ["Mum", "Dad", "Ella", "Oskar", "Grandma", "Li"][:players],
+                              options)
+        _play_a_while(server, throws)
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+        faults = page.evaluate("""() => {
+            const out = [];
+            const panel = document.querySelector('#board .panel').getBoundingClientRect();
+            const left = document.querySelector('#board > div').getBoundingClientRect();
+            if (left.bottom > panel.top + 1 && left.right > panel.left + 1)
+                out.push('the left column runs into the panel');
+            if (document.documentElement.scrollWidth > window.innerWidth)
+                out.push('the page is ' + document.documentElement.scrollWidth + ' px wide');
+            for (const el of document.querySelectorAll('#board > div:first-child *'))
+                if (el.getBoundingClientRect().right > left.right + 1)
+                    out.push(el.textContent.slice(0, 20) + ' leaves the left column');
+            for (const cell of document.querySelectorAll('#board .panel td'))
+                if (cell.scrollWidth > cell.clientWidth + 1)
+                    out.push(cell.innerText.slice(0, 20) + ' overflows its cell');
+            return out.slice(0, 6);
+        }""")
+        assert faults == [], f"{family} on a {size} phone: {faults}"
+        page.close()
