@@ -6,6 +6,7 @@ person decides is tapped on the control page.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -303,6 +304,20 @@ def _play_a_while(server: LiveServer, throws: int) -> None:
             table.hand_roll([1, 1, 1, 2, 3, 4][-nxt["dice"]:])
 
 
+@contextlib.contextmanager
+def _board(browser: Any, tmp_path: Path, family: str, names: list[str],
+           options: dict[str, Any], throws: int, size: tuple[int, int]) -> Iterator[Any]:
+    """The scoreboard in a window of ``size``, of a game of ``family`` played a while."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game(family, names, options)
+        _play_a_while(server, throws)
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+        yield page
+        page.close()
+
+
 # Every player, whatever the name, stays on the TV: the board's left column does not
 # push the table aside, and no row or column of the table is cut off by the panel.
 @pytest.mark.parametrize("family, players, options, throws", [
@@ -317,12 +332,7 @@ def _play_a_while(server: LiveServer, throws: int) -> None:
 def test_long_names_and_many_players_stay_on_the_tv(
         browser: Any, tmp_path: Path, family: str, players: int, options: dict[str, Any],
         throws: int, size: tuple[int, int]) -> None:
-    with LiveServer(tmp_path / "data") as server:
-        server.table.new_game(family, _names(players), options)
-        _play_a_while(server, throws)
-        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-        page.goto(server.url + "/")
-        page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+    with _board(browser, tmp_path, family, _names(players), options, throws, size) as page:
         outside = page.evaluate("""() => {
             const panel = document.querySelector('#board .panel').getBoundingClientRect();
             const left = document.querySelector('#board > div').getBoundingClientRect();
@@ -336,7 +346,6 @@ def test_long_names_and_many_players_stay_on_the_tv(
             return [out.length, out.slice(0, 5)];
         }""")
         assert outside == [0, []], f"{family}: cut off: {outside} (panel at {size})"
-        page.close()
 
 
 # A phone held upright shows the scoreboard too: the board's two columns stand one above
@@ -353,13 +362,8 @@ def test_long_names_and_many_players_stay_on_the_tv(
 def test_the_scoreboard_on_an_upright_phone_overlaps_nothing(
         browser: Any, tmp_path: Path, family: str, players: int, options: dict[str, Any],
         throws: int, size: tuple[int, int]) -> None:
-    with LiveServer(tmp_path / "data") as server:
-        server.table.new_game(family, ["Mum", "Dad", "Ella", "Oskar", "Grandma", "Li"][:players],
-                              options)
-        _play_a_while(server, throws)
-        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
-        page.goto(server.url + "/")
-        page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+    names = ["Mum", "Dad", "Ella", "Oskar", "Grandma", "Li"][:players]
+    with _board(browser, tmp_path, family, names, options, throws, size) as page:
         faults = page.evaluate("""() => {
             const out = [];
             const panel = document.querySelector('#board .panel').getBoundingClientRect();
@@ -377,4 +381,3 @@ def test_the_scoreboard_on_an_upright_phone_overlaps_nothing(
             return out.slice(0, 6);
         }""")
         assert faults == [], f"{family} on a {size} phone: {faults}"
-        page.close()
