@@ -215,11 +215,14 @@ def test_the_dice_are_measured_again_from_the_control_page(browser: Any, tmp_pat
 
     path = tmp_path / "calibration.json"
     with _control_page(browser, tmp_path, Calibration(die_size_px=42.0)) as (server, page):
+        # Said beside the button, with the tray's panel shut.
+        page.wait_for_function("document.querySelector('#calsummary').innerText === 'dice 42 px'")
         page.click("#marktray")
         page.wait_for_selector("#diesizeagain", state="visible")
         assert page.inner_text("#diesizenote") == "dice are read at 42 px across"
         page.click("#diesizeagain")
         page.wait_for_selector("#diesizeagain", state="hidden")
+        page.wait_for_function("document.querySelector('#calsummary').innerText === ''")
         # The simulated tray's dice may have been read once already: counted, not named.
         page.wait_for_function("document.querySelector('#diesizenote').textContent"
                                ".startsWith('measuring the dice: ')")
@@ -262,6 +265,8 @@ def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         page.click("#traysave")
         page.wait_for_selector("#trayview", state="hidden")
         page.wait_for_selector("#traynote", state="hidden")
+        # Marked, the row says so beside the button (the panel with the notes is shut).
+        page.wait_for_function("document.querySelector('#calsummary').innerText === 'tray marked'")
         saved = load_calibration(calibrator.path)
         assert saved.tray is not None
         assert [(round(x), round(y)) for x, y in saved.tray] == corners
@@ -273,6 +278,15 @@ def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         page.click("#trayundo")
         page.click("#traysave")
         page.wait_for_function("document.querySelector('#calerror').textContent.includes('3 corners')")
+        # Forgetting the outline asks first; declined, it stays.
+        page.once("dialog", lambda dialog: dialog.dismiss())
+        page.click("#trayforget")
+        assert server.table.state()["camera"]["tray"] is not None
+        page.once("dialog", lambda dialog: dialog.accept())
+        page.click("#trayforget")
+        page.wait_for_selector("#traynote", state="visible")
+        assert server.table.state()["camera"]["tray"] is None
+        assert page.inner_text("#calsummary") == ""
         page.close()
 
 

@@ -112,6 +112,11 @@ function renderStatus(s) {
   $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
   const size = s.camera.die_size;
   $("diesizenote").textContent = dieSizeNote(size);
+  // What the table knows of the tray, said beside the button (the notes above are inside
+  // the tray's panel, shut most of the time).
+  $("calsummary").textContent = !camera ? "" : [s.camera.tray ? "tray marked" : "",
+    s.camera.empty_tray ? "empty tray taken" : "",
+    size && size.status === "set" ? `dice ${size.px} px` : ""].filter(Boolean).join(" · ");
   $("diesizeagain").style.display = size && size.status === "set" ? "" : "none";
   const canUndo = g && (g.next.actions || []).includes("undo");
   $("undo").disabled = !canUndo;
@@ -543,7 +548,9 @@ async function setup() {
   $("trayimg").addEventListener("click", tapTray);
   $("traysave").addEventListener("click", () => saveTray(trayCorners));
   $("trayundo").addEventListener("click", () => { trayCorners.pop(); traySaved = false; drawTray(); });
-  $("trayforget").addEventListener("click", () => saveTray(null));
+  $("trayforget").addEventListener("click", () => {
+    if (window.confirm("Forget the tray's outline? Dice by the wall are then judged by their looks alone.")) saveTray(null);
+  });
   $("trayclose").addEventListener("click", () => { $("trayview").style.display = "none"; });
   $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
