@@ -88,6 +88,24 @@ def seat_names(players: Any) -> Any:
     return names
 
 
+def joining_name(seated: Any, player: str) -> str:
+    """The name a newcomer typed, without the spaces around it; refused when it differs
+    only in case or by those spaces from someone at the table (who left, too).
+
+    Only the newcomer is checked: a game begun before names were checked may hold such
+    twins already, and must still take a new player.
+
+    >>> joining_name(["Aino", "aino"], " Dora ")
+    'Dora'
+    """
+    name = player.strip()
+    for other in seated:
+        if other != name and other.strip().casefold() == name.casefold():
+            raise TableError(f"players: {other!r} and {name!r} differ only in case or "
+                             "spaces; give them names the scoreboard can tell apart", 400)
+    return name
+
+
 class TableError(ValueError):
     """A request the table refuses; ``status`` is the HTTP status to answer with."""
 
@@ -713,9 +731,10 @@ class Table:
 
     def join(self, player: Any) -> None:
         """A new player takes the last seat."""
-        if isinstance(player, str):
-            player = seat_names([*self._need_game().seated(), player])[-1]
-        self._commit({"type": "join", "player": player})
+        with self._lock:     # the seats checked are those of the game joined
+            if isinstance(player, str):
+                player = joining_name(self._need_game().seated(), player)
+            self._commit({"type": "join", "player": player})
 
     def leave(self, player: Any) -> None:
         """A player stops; their score stays."""

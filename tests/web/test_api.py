@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import scorer
 from web.fakes import reading
 
 
@@ -183,6 +184,23 @@ def test_names_that_differ_only_in_case_are_refused(api: Any) -> None:
     assert "'Aino' and 'aino' differ only in case" in s["error"]
     s = api.post("join", {"player": "BERTIL"}, status=400)
     assert "'Bertil' and 'BERTIL'" in s["error"]
+    assert api.state() == before
+
+
+def test_a_game_begun_before_names_were_checked_still_takes_a_newcomer(api: Any) -> None:
+    # Names differing only in case or by a space were taken before they were refused: a
+    # game left with them (continued from the history page) still takes a newcomer, and
+    # no newcomer passes for one of them.
+    file = scorer.new_game("sum_chicago", ["Aino", "aino", "Bertil "]).to_file()
+    game_id, _ = api.table.store.create_game(file["family"], file["options"], file["players"])
+    api.post("continue", {"game": game_id})
+    s = api.post("join", {"player": "Dora"})
+    assert [p["name"] for p in s["game"]["players"]] == ["Aino", "aino", "Bertil ", "Dora"]
+    before = api.state()
+    s = api.post("join", {"player": "Bertil"}, status=400)
+    assert "'Bertil ' and 'Bertil'" in s["error"]
+    s = api.post("join", {"player": "AINO"}, status=400)
+    assert "'Aino' and 'AINO'" in s["error"]
     assert api.state() == before
 
 
