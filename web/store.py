@@ -196,8 +196,9 @@ class Store:
 
     def keep_copy(self) -> bool:
         """Copy the database to :attr:`copy_path` (a whole, consistent copy, written
-        beside it and renamed over the old one). A copy that cannot be written is
-        logged and skipped: the game goes on. Returns whether a copy was written."""
+        beside it and renamed over the old one). A copy that cannot be written, or of a
+        database found damaged, is logged and skipped (the old copy stays): the game goes
+        on. Returns whether a copy was written."""
         tmp = self.copy_path.with_name(self.copy_path.name + ".tmp")
         try:
             tmp.unlink(missing_ok=True)
@@ -207,8 +208,16 @@ class Store:
                     self._db.backup(copy)
                 # One file, readable with no -wal or -shm beside it.
                 copy.execute("PRAGMA journal_mode=DELETE")
+                # Pages gone bad under the running server are copied as they are: checked
+                # here, so they never take the place of the good copy taken before.
+                verdict = copy.execute("PRAGMA quick_check").fetchone()[0]
             finally:
                 copy.close()
+            if verdict != "ok":
+                log.warning("%s: the database is damaged (%s); the copy taken before is kept",
+                            self.path, verdict)
+                tmp.unlink(missing_ok=True)
+                return False
             with open(tmp, "rb") as f:
                 os.fsync(f.fileno())
             os.replace(tmp, self.copy_path)

@@ -137,6 +137,40 @@ def test_a_copy_that_cannot_be_written_does_not_stop_the_game(
     store.close()
 
 
+def _damage_under(db: Path, table: str) -> None:
+    """Scribble over ``table``'s first page in the file while the store has it open (a
+    memory card going bad under a running server); another program's write then makes
+    the store read the file again instead of the pages it holds in memory."""
+    with sqlite3.connect(db) as other:
+        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")     # every page in the file itself
+        page_size = other.execute("PRAGMA page_size").fetchone()[0]
+        root = other.execute("SELECT rootpage FROM sqlite_master WHERE name=?",
+                             (table,)).fetchone()[0]
+    with open(db, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(b"\xa5" * page_size)
+    with sqlite3.connect(db) as other:
+        other.execute("UPDATE meta SET value = value WHERE key='revision'")
+
+
+def test_a_database_gone_bad_under_the_server_does_not_replace_the_good_copy(
+        data_dir: Path, caplog: pytest.LogCaptureFixture) -> None:
+    store = Store(data_dir)
+    table = Table(store)
+    table.new_game("sum_chicago", ["Aino", "Bertil"])
+    table.hand_roll([1, 1])
+    store.copies_taken()                              # the copy taken as the game started
+    assert store.keep_copy()
+    _damage_under(data_dir / "dicetray.sqlite3", "actions")
+    assert not store.keep_copy()
+    assert [r.levelname for r in caplog.records] == ["WARNING"]      # said in the log
+    copy = data_dir / "dicetray-copy.sqlite3"
+    with sqlite3.connect(f"file:{copy}?mode=ro", uri=True) as kept:
+        assert kept.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    assert _copy_actions(data_dir) == 1              # the copy still holds the throw
+    store.close()
+
+
 def test_a_log_that_no_longer_replays_names_the_copy(data_dir: Path) -> None:
     _play_and_close(data_dir, 1)
     with sqlite3.connect(data_dir / "dicetray.sqlite3") as conn:
