@@ -231,7 +231,9 @@ class Store:
         """What to say about the copy when the database cannot be used: when it was taken
         and how to go back to it, or nothing when there is no readable copy."""
         try:
-            with sqlite3.connect(f"file:{self.copy_path}?mode=ro", uri=True) as copy:
+            # as_uri escapes what a file: URI would read otherwise ("#", "?", "%").
+            uri = f"{self.copy_path.absolute().as_uri()}?mode=ro"
+            with sqlite3.connect(uri, uri=True) as copy:
                 if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                     return ""
                 games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0]

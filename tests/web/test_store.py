@@ -137,6 +137,16 @@ def test_a_copy_that_cannot_be_written_does_not_stop_the_game(
     store.close()
 
 
+def test_the_copy_is_named_in_a_data_folder_whose_name_has_uri_characters(
+        tmp_path: Path) -> None:
+    # "#", "?" and "%" mean something in the file: URI the copy is opened by.
+    data_dir = tmp_path / "games #2? 100%41"
+    _play_and_close(data_dir, 1)
+    _damage(data_dir / "dicetray.sqlite3")
+    with pytest.raises(StoreError, match="A copy taken .* holds 1 game"):
+        Store(data_dir)
+
+
 def _damage_under(db: Path, table: str) -> None:
     """Scribble over ``table``'s first page in the file while the store has it open (a
     memory card going bad under a running server); another program's write then makes
