@@ -564,6 +564,12 @@ class Table:
                 game = scorer.load_game(data)
             except ValueError as exc:
                 raise TableError(f"game {game_id} cannot be replayed: {exc}") from None
+            ended = game.state()
+            if ended["finished"]:
+                # Its last throw ended it, but the server stopped before the game was
+                # marked over (two writes): the record is put right, nothing continued.
+                self.store.mark_finished(game_id, True, ended.get("winner"), ended.get("loser"))
+                raise TableError(f"game {game_id} is over: there is nothing to continue")
             revision = self.store.make_current(game_id)
             self.game_id, self.game = game_id, game
             self._finished_at = None

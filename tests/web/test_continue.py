@@ -94,6 +94,23 @@ def test_a_finished_game_or_the_one_being_played_is_not_continued(api: Any) -> N
     assert api.state() == before
 
 
+def test_a_game_its_last_throw_ended_is_not_continued_even_if_never_marked_over(
+        api: Any) -> None:
+    """The server stopped between storing the last throw and marking the game over: the
+    history offered Continue on a game that was over."""
+    over = api.start(["Aino"], rounds="low")["table"]["game_id"]
+    for _ in range(6):
+        api.post("roll", {"dice": [1, 1]})
+    api.table.store.mark_finished(over, False, None)        # as if never marked
+    api.start(["Bertil"])
+    assert api.table.store.game(over).finished is None
+    s = api.post("continue", {"game": over}, status=409)
+    assert s["error"] == f"game {over} is over: there is nothing to continue"
+    assert api.state()["game"]["players"][0]["name"] == "Bertil"
+    row = api.table.store.game(over)
+    assert row.finished is not None and row.winner == "Aino"  # the history says so now
+
+
 def test_no_game_is_continued_while_the_starter_is_being_drawn(api: Any) -> None:
     first = api.start(["Aino"])["table"]["game_id"]
     api.start(["Bertil"])
