@@ -17,6 +17,11 @@ case "$dir" in
     echo "unit.sh: the folder '$dir' has a character systemd cannot take in a path" \
       "(%, \$, \\, \" or a line break): move or rename the clone and run install.sh again" >&2
     exit 1 ;;
+  *" ")
+    # systemd trims the spaces around a setting's value: the service would run elsewhere.
+    echo "unit.sh: the folder '$dir' has a name that ends in a space, which systemd" \
+      "would drop: rename the clone and run install.sh again" >&2
+    exit 1 ;;
 esac
 unit=$(<"$(dirname "$0")/dicetray.service")
 # Quoted replacements: bash 5.2 would read a & in them as the matched text.

@@ -52,7 +52,7 @@ def test_the_service_may_use_the_cameras_whatever_groups_its_user_has() -> None:
 
 def test_a_folder_systemd_cannot_take_is_refused_by_name_before_anything_is_written() -> None:
     for folder in ("/home/pi/100%dice", "/home/pi/$HOME", "/home/pi/back\\slash",
-                   '/home/pi/say "dice"', "/home/pi/two\nlines"):
+                   '/home/pi/say "dice"', "/home/pi/two\nlines", "/home/pi/dice "):
         written = _write_unit(folder)
         assert written.returncode == 1 and written.stdout == "", folder
         assert f"'{folder}'" in written.stderr and "systemd" in written.stderr
