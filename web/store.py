@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 
 SCHEMA_VERSION = 1
 DB_NAME = "dicetray.sqlite3"
@@ -221,6 +221,7 @@ class Store:
             with open(tmp, "rb") as f:
                 os.fsync(f.fileno())
             os.replace(tmp, self.copy_path)
+            _sync_folder(self.dir)      # the rename itself survives a power cut
             return True
         except (OSError, sqlite3.Error) as exc:
             log.warning("%s: could not keep a copy of the database (%s)", self.copy_path, exc)
@@ -233,7 +234,8 @@ class Store:
         try:
             # as_uri escapes what a file: URI would read otherwise ("#", "?", "%").
             uri = f"{self.copy_path.absolute().as_uri()}?mode=ro"
-            with sqlite3.connect(uri, uri=True) as copy:
+            # closing(): a connection's own "with" ends a transaction, not the connection.
+            with closing(sqlite3.connect(uri, uri=True)) as copy:
                 if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                     return ""
                 games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0]
@@ -523,6 +525,15 @@ class Store:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def _sync_folder(folder: Path) -> None:
+    """Write a folder's entries (a file just renamed into it) to the disk."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _row_id(n: int) -> bool:
