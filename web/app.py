@@ -295,6 +295,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def undo(data: dict[str, Any]) -> None:
         table.undo()
 
+    @post("/api/take-dice-out")
+    def take_dice_out(data: dict[str, Any]) -> None:
+        table.take_dice_out()
+
     @post("/api/roll-for-me")
     def roll_for_me(data: dict[str, Any]) -> None:
         table.roll_for_me()

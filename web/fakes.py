@@ -82,7 +82,7 @@ class FakeCamera:
 
     def roll(self, values: Sequence[int] | None = None, count: int | None = None) -> tuple[int, ...]:
         """Throw: the next frames carry these values (4s when not given)."""
-        chosen = tuple(values) if values is not None else (4,) * (count or 2)
+        chosen = tuple(values) if values is not None else (4,) * (2 if count is None else count)
         self.tray.truth = tuple(TruthDie(v, (100.0 + 60 * i, 100.0)) for i, v in enumerate(chosen))
         read: tuple[int | None, ...] = chosen
         if self.unreadable_first and chosen:

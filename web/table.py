@@ -33,6 +33,9 @@ from web.throw_frames import ThrowFrames
 log = logging.getLogger("dicetray.table")
 
 DEMO_PLAYERS = ["Aino", "Bertil", "Cecilia"]
+# After a person takes the simulated tray's dice out (to take the empty tray), the demo
+# family waits this long before it throws again.
+DEMO_REST_S = 30.0
 # Waiting readings whose frames are kept (3.7 MB each at 1280×960 in memory, and as a
 # JPEG in the data folder): a person checking the tray sees which die is which, and a
 # picture face can be taught from it, after a restart too.
@@ -241,6 +244,7 @@ class Table:
         self._followed = 0  # the calibrator's count of bumped trays followed, last published
         self._last_scored = time.monotonic()
         self._rolled_at: float | None = None
+        self._demo_rests_until = 0.0
         self._finished_at: float | None = None
         self._demo_checked = 0.0
         self.game_id: int | None = None
@@ -975,6 +979,19 @@ class Table:
             raise TableError(f"there is no reading {reading_id} in this game", 404)
         return reading
 
+    def take_dice_out(self) -> None:
+        """Take the simulated tray's dice out (only the sim can), as a family empties a real
+        tray before taking its picture: the empty tray can then be taken in the demo too.
+        The demo family waits DEMO_REST_S before it throws again."""
+        with self._lock:
+            if not self._camera_status["can_roll"]:
+                raise TableError("only the simulated tray's dice are taken out from here: "
+                                 "lift the dice out of the tray")
+            self._demo_rests_until = self._clock() + DEMO_REST_S
+            self._rolled_at = None
+        # The watcher sees the dice go and then an empty tray, which it reports as nothing.
+        self.camera.roll(count=0)
+
     def roll_for_me(self) -> None:
         """Throw the simulated tray's dice (only the sim camera can): one die in a draw for
         the starter, else the dice of the game's next throw."""
@@ -1237,6 +1254,8 @@ class Table:
         with self._lock:
             if self._draw is not None:
                 return      # a person started a draw: the family finds its starter
+            if self._clock() < self._demo_rests_until:
+                return      # a person took the dice out, to take the empty tray
             game = self.game
             if game is None or (self._finished_at is not None
                                 and now - self._finished_at > 2 * self.demo_interval):

@@ -105,6 +105,7 @@ def test_an_id_too_big_for_the_database_is_not_found(game_with_reading: Any) -> 
 
 ROUTES = ["games", "roll", "correct", "confirm", "undo", "roll-for-me", "join", "leave", "action",
           "tray", "empty-tray", "die-size", "forget-pictures", "forget-known-dice", "continue",
+          "take-dice-out",
           "draw", "draw/throw", "draw/take-back", "draw/cancel", "draw/start-game"]
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers(-3, 9) | st.text(max_size=5)

@@ -10,6 +10,8 @@ import pytest
 from web.fakes import FakeCamera, reading
 from web.live import LiveServer
 
+from waiting import wait_for
+
 
 pytestmark = pytest.mark.browser
 
@@ -338,6 +340,14 @@ def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         page.click("#emptytake")
         page.wait_for_function("document.querySelector('#calerror').textContent.includes('not empty')")
         assert not calibrator.path.exists()
+        # As a family would lift the dice out: the simulated tray's button does it.
+        page.click("#diceout")
+        wait_for(lambda: server.table.camera.tray.truth == ())
+        shown = server.table.snapshot()
+        wait_for(lambda: server.table.snapshot() is not shown)     # a frame of the empty tray
+        page.click("#emptytake")
+        page.wait_for_selector("#emptyforget", state="visible")
+        assert load_calibration(calibrator.path).background is not None
         page.close()
     # A camera over the bare tray: taken, then forgotten.
     style = dataclasses.replace(TrayStyle.random(np.random.default_rng(3), (320, 240)), clutter=0)

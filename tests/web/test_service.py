@@ -6,7 +6,7 @@ from typing import Any
 
 from web.fakes import FakeCamera, FakeWatcher
 from web.store import Store
-from web.table import Table
+from web.table import DEMO_REST_S, Table
 
 from waiting import wait_for
 
@@ -45,6 +45,31 @@ def test_the_demo_starts_a_game_and_plays_it(data_dir: Path) -> None:
     finally:
         table.stop()
         table.store.close()
+
+
+def test_the_demo_family_waits_while_a_person_takes_the_dice_out(data_dir: Path) -> None:
+    """To take the empty tray in the demo, a person takes the simulated dice out; the
+    demo family must not throw again before the picture can be taken."""
+    now = [100.0]
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=0.0,
+                  clock=lambda: now[0])
+    try:
+        table._demo_step()                       # the family starts its game
+        table.take_dice_out()
+        assert camera.throws.get_nowait() == ()  # an empty tray
+        table._demo_step()
+        assert camera.throws.empty()             # no throw while the person is at it
+        now[0] += DEMO_REST_S
+        table._demo_step()
+        assert camera.throws.get_nowait() == (4, 4)   # then the family plays on
+    finally:
+        table.store.close()
+
+
+def test_only_the_simulated_tray_has_its_dice_taken_out_from_the_page(api: Any) -> None:
+    s = api.post("take-dice-out", status=409)
+    assert "lift the dice out of the tray" in s["error"]
 
 
 def test_the_camera_stopping_is_reported(data_dir: Path) -> None:

@@ -110,6 +110,7 @@ function renderStatus(s) {
   $("viewchanged").style.display = s.camera.view_changed ? "" : "none";
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
   $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
+  $("diceout").style.display = s.camera.can_roll ? "" : "none";
   const size = s.camera.die_size;
   $("diesizenote").textContent = dieSizeNote(size);
   // What the table knows of the tray, said beside the button (the notes above are inside
@@ -552,6 +553,7 @@ async function setup() {
     if (window.confirm("Forget the tray's outline? Dice by the wall are then judged by their looks alone.")) saveTray(null);
   });
   $("trayclose").addEventListener("click", () => { $("trayview").style.display = "none"; });
+  $("diceout").addEventListener("click", () => post("take-dice-out", {}, $("calerror")));
   $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
   $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true }, $("calerror")));
