@@ -507,7 +507,8 @@ async function setup() {
   $("starter").addEventListener("change", showStarterChoice);
   $("start").addEventListener("click", () => {
     const g = state && state.game;
-    const leave = "A game is in progress. Start a new one? It can be continued later from the history page.";
+    const leave = `A game is in progress. ${drawChosen() ? "Find who starts a new one" : "Start a new one"}? ` +
+      "It can be continued later from the history page.";
     if (g && !g.finished && !window.confirm(leave)) return;
     const options = {};
     document.querySelectorAll("[data-option]").forEach((el) => {
