@@ -245,6 +245,7 @@ class Table:
         self._last_scored = time.monotonic()
         self._rolled_at: float | None = None
         self._demo_rests_until = 0.0
+        self._thrown_before_switch = False
         self._finished_at: float | None = None
         self._demo_checked = 0.0
         self.game_id: int | None = None
@@ -543,8 +544,14 @@ class Table:
         game = scorer.new_game(family, seat_names(players), options)
         file = game.to_file()
         game_id, revision = self.store.create_game(file["family"], file["options"], file["players"])
-        self.game_id, self.game = game_id, game
         self._draw = None       # a drawn game begun: its draw is over
+        self._switch_to(game_id, game, revision)
+
+    def _switch_to(self, game_id: int, game: scorer.Game, revision: int) -> None:
+        """Make ``game`` the table's game (new, drawn or continued). Dice in the air now
+        were thrown for the game before: their reading waits for a person."""
+        self._thrown_before_switch = bool(self._camera_status["moving"])
+        self.game_id, self.game = game_id, game
         self._finished_at = None
         self._last_scored = time.monotonic()
         self._publish(revision)
@@ -574,11 +581,7 @@ class Table:
                 # marked over (two writes): the record is put right, nothing continued.
                 self.store.mark_finished(game_id, True, ended.get("winner"), ended.get("loser"))
                 raise TableError(f"game {game_id} is over: there is nothing to continue")
-            revision = self.store.make_current(game_id)
-            self.game_id, self.game = game_id, game
-            self._finished_at = None
-            self._last_scored = time.monotonic()
-            self._publish(revision)
+            self._switch_to(game_id, game, self.store.make_current(game_id))
 
     def _need_game(self) -> scorer.Game:
         # While a draw runs, the game before it is not played on (nor the camera's
@@ -1023,6 +1026,7 @@ class Table:
             self._measure_dice(reading, dice)
             self._rolled_at = None
             self._camera_status["moving"] = False
+            thrown_before_switch, self._thrown_before_switch = self._thrown_before_switch, False
             ms = getattr(reading, "ms", None)
             self._camera_status["read_ms"] = round(ms, 1) if isinstance(ms, (int, float)) else None
             if self._draw is not None:
@@ -1036,6 +1040,10 @@ class Table:
                 self._publish(revision)
                 return
             problems = tray_problems(dice, int(nxt.get("dice") or 0))
+            if thrown_before_switch:
+                problems.insert(0, "these dice were thrown before this game was begun or "
+                                   f"continued: confirm them as {nxt['player']}'s throw, or "
+                                   "throw again")
             if problems:
                 reading_id, revision = self.store.add_reading(
                     self.game_id, dice, "waiting", player=nxt["player"],
@@ -1117,6 +1125,8 @@ class Table:
     def _camera_moving(self, moving: bool) -> None:
         with self._lock:
             self._camera_status["moving"] = moving
+            if not moving:      # the dice were picked up: no throw of the game before comes
+                self._thrown_before_switch = False
             self._publish(self.store.bump())
 
     def _serve(self) -> None:

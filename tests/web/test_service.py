@@ -1,6 +1,7 @@
 """The table service thread: camera frames → watcher → engine, roll for me, the demo."""
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,53 @@ def test_the_demo_family_waits_while_a_person_takes_the_dice_out(data_dir: Path)
 def test_only_the_simulated_tray_has_its_dice_taken_out_from_the_page(api: Any) -> None:
     s = api.post("take-dice-out", status=409)
     assert "lift the dice out of the tray" in s["error"]
+
+
+class HeldWatcher(FakeWatcher):
+    """A FakeWatcher whose dice stay in the air until ``land`` is set."""
+
+    def __init__(self, camera: FakeCamera, read: Any) -> None:
+        super().__init__(camera, read)
+        self.land = threading.Event()
+
+    def feed(self, frame: Any) -> list[Any]:
+        if self._pending is not None and not self.land.is_set():
+            return []
+        return super().feed(frame)
+
+
+def test_dice_in_the_air_when_another_game_is_continued_wait_for_a_person(
+        data_dir: Path) -> None:
+    """A throw for the game being left must not be scored, unseen, in the game taken up."""
+    camera = FakeCamera()
+    watchers: list[HeldWatcher] = []
+
+    def watcher(read: Any) -> HeldWatcher:
+        watchers.append(HeldWatcher(camera, read))
+        return watchers[-1]
+
+    table = Table(Store(data_dir), camera=camera, watcher_factory=watcher).start()
+    try:
+        table.new_game("sum_chicago", ["Aino"])
+        first = table.game_id
+        table.new_game("sum_chicago", ["Bertil"])
+        camera.roll([1, 1])                                   # Bertil throws...
+        wait_for(lambda: table.state()["camera"]["moving"])
+        table.continue_game(first)                            # ...as Aino's game is taken up
+        watchers[0].land.set()
+        state = wait_for(lambda: (s := table.state())["table"]["waiting"] and s)
+        assert "thrown before this game was begun or continued" in state["table"]["message"]
+        assert state["game"]["players"][0]["score"] == 0     # not scored for Aino unseen
+        confirmed = state["reading"]["id"]
+        table.confirm(confirmed)                              # one tap: it was Aino's after all
+        assert table.state()["game"]["players"][0]["score"] == 2
+        camera.roll([1, 2])                                   # the next throw is as usual:
+        state = wait_for(lambda: (s := table.state())["reading"]["id"] != confirmed and s)
+        assert state["reading"]["status"] == "scored"        # a 3 in round 2, scored alone
+        assert state["game"]["players"][0]["score"] == 2 + 3
+    finally:
+        table.stop()
+        table.store.close()
 
 
 def test_the_camera_stopping_is_reported(data_dir: Path) -> None:
