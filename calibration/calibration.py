@@ -29,6 +29,10 @@ from vision.classify import SECOND_CROP_PX
 
 FORMAT_VERSION = 1
 KNOWN_CROP_PX = SECOND_CROP_PX  # the side of a remembered die's crop (vision.known_dice)
+# The most corners a tray's outline may have: a tray has four, a round one is tapped in a
+# few more; checking that no two sides cross takes time growing with their square (3000
+# corners took 7.4 s), at every load and under the table's lock when marked on the page.
+MAX_TRAY_CORNERS = 40
 
 
 class CalibrationError(ValueError):
@@ -98,6 +102,9 @@ class Calibration:
         if self.tray is not None:
             if len(self.tray) < 3:
                 raise ValueError("tray polygon needs at least 3 points")
+            if len(self.tray) > MAX_TRAY_CORNERS:
+                raise ValueError(f"tray polygon has {len(self.tray)} points, at most "
+                                 f"{MAX_TRAY_CORNERS}: its corners, not a traced curve")
             if not np.all(np.isfinite(np.asarray(self.tray, np.float64))):
                 raise ValueError(f"tray points must be finite numbers, not {self.tray!r}")
             if abs(float(cv2.contourArea(np.asarray(self.tray, np.float32)))) < 1.0:

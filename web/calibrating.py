@@ -37,7 +37,7 @@ import cv2
 import numpy as np
 
 from calibration import Calibration, save_calibration
-from calibration.calibration import crosses_itself
+from calibration.calibration import MAX_TRAY_CORNERS, crosses_itself
 from calibration.die_size import DieSizeEvidence, SizeCheck
 
 log = logging.getLogger("dicetray.calibration")
@@ -47,10 +47,6 @@ T = TypeVar("T")
 # reaches the table as soon as the watcher has voted over its few still frames, and the
 # table then keeps the frame of a waiting reading with a picture face itself.
 KEEP_FRAMES = 4
-# The most corners an outline may have: a tray has four, a round one is tapped in a few
-# more; checking that no two sides cross takes time growing with their square, under the
-# table's lock.
-MAX_TRAY_CORNERS = 40
 # An outline marked again more than this much bigger or smaller (as a length) than the
 # last: the camera was raised or lowered, and the die size measured before is stale.
 RESCALED = 0.1
