@@ -381,3 +381,20 @@ def test_the_scoreboard_on_an_upright_phone_overlaps_nothing(
             return out.slice(0, 6);
         }""")
         assert faults == [], f"{family} on a {size} phone: {faults}"
+
+
+def test_ten_thousands_choices_keep_their_dice_on_one_line_on_a_phone(
+        browser: Any, tmp_path: Path) -> None:
+    # They stood one die above another in a narrow column, the list running off the screen.
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("ten_thousand", ["Mum", "Dad"])
+        server.table.hand_roll([1, 1, 1, 5, 5, 4])
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board .choices svg.die")
+        rows = page.evaluate("""() => [...document.querySelectorAll('#board .choices tr')].map(
+            (tr) => new Set([...tr.querySelectorAll('svg.die')].map(
+                (d) => Math.round(d.getBoundingClientRect().top))).size)""")
+        assert rows and all(lines == 1 for lines in rows), rows
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        page.close()
