@@ -396,5 +396,14 @@ def test_ten_thousands_choices_keep_their_dice_on_one_line_on_a_phone(
             (tr) => new Set([...tr.querySelectorAll('svg.die')].map(
                 (d) => Math.round(d.getBoundingClientRect().top))).size)""")
         assert rows and all(lines == 1 for lines in rows), rows
+        # and a chance stays whole: "farkle 67 %", never "%" alone on the next line.
+        split = page.evaluate("""() => [...document.querySelectorAll('#board .choices td')]
+            .map((td) => td.firstChild).filter((t) => t && t.nodeType === 3 && t.data.endsWith('%'))
+            .filter((t) => {
+                const at = (i) => { const r = document.createRange(); r.setStart(t, i);
+                                    r.setEnd(t, i + 1); return r.getBoundingClientRect().top; };
+                return Math.abs(at(t.data.length - 1) - at(t.data.length - 3)) > 2;
+            }).map((t) => t.data)""")
+        assert split == []
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.close()

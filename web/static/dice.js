@@ -33,7 +33,8 @@ function dieSVG(value, opts) {
 function pct(p) {
   if (p == null) return "";
   const v = 100 * p;
-  return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + " %";
+  // A no-break space: a narrow screen wraps before the number, never between it and "%".
+  return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + "\u00a0%";
 }
 
 /** Escape text for HTML. */
