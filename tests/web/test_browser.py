@@ -424,6 +424,27 @@ def test_a_double_tap_on_a_button_sends_its_action_once(browser: Any, tmp_path: 
         page.close()
 
 
+def test_a_tap_on_what_the_live_stream_shows_is_sent_before_the_last_answer_comes(
+        browser: Any, tmp_path: Path) -> None:
+    """The stream can bring a throw's new state before the POST's own answer (a loaded
+    Pi, a busy tablet): a tap on that new state is a new choice, not a double tap."""
+    held: list[Any] = []
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"], {"opening": 0})
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        page.route("**/api/roll", lambda route: held.append(route))   # its answer held back
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#hand svg.die")
+        page.click("#handgo")                                  # six ones, by hand
+        wait_for(lambda: held)
+        answer = held[0].fetch()     # the roll reaches the table; the page waits for its answer
+        page.wait_for_selector("[data-choice='0']")            # shown by the live stream
+        page.click("[data-choice='0']")                        # keep the best choice
+        held[0].fulfill(response=answer)
+        wait_for(lambda: server.table.state()["game"]["turn"]["points"] > 0)
+        page.close()
+
+
 def test_a_value_picker_opened_on_a_throw_closes_when_a_new_throw_replaces_it(
         browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data") as server:

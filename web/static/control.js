@@ -17,7 +17,11 @@ function toast(message) {
   toast.timer = setTimeout(() => t.classList.remove("show"), 5000);
 }
 
-let posting = false;       // a POST is under way: a second tap (a double tap) is not sent
+// The revision on screen when the POST under way was tapped (null: none under way). A
+// second tap on that same screen (a double tap) is not sent; a tap on a newer state, which
+// the live stream can show before the POST's own answer comes, is a new choice and is.
+let postedOn = null;
+let postsUnderWay = 0;
 
 /**
  * POST a JSON action; the answer is the new state (also sent on the live stream).
@@ -27,11 +31,13 @@ let posting = false;       // a POST is under way: a second tap (a double tap) i
  */
 async function post(path, body, errBox) {
   const box = errBox || $("error");
-  if (posting) {
+  const shown = state ? state.revision : -1;
+  if (postedOn !== null && shown <= postedOn) {
     toast("still waiting for the table's answer to the last tap");
     return null;
   }
-  posting = true;
+  postedOn = shown;
+  postsUnderWay += 1;
   try {
     const res = await fetch("/api/" + path, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -50,7 +56,8 @@ async function post(path, body, errBox) {
     showError(box, "no connection to the table: " + err);
     return null;
   } finally {
-    posting = false;
+    postsUnderWay -= 1;
+    if (!postsUnderWay) postedOn = null;
   }
 }
 
