@@ -330,9 +330,9 @@ def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
     from vision.sim import TrayStyle, empty_tray
     from web.calibrating import Calibrator
 
-    calibrator = Calibrator(tmp_path / "calibration.json")
     # The simulated tray camera shows its dice: refused, in words.
-    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
+    calibrator = Calibrator(tmp_path / "sim-calibration.json")
+    with LiveServer(tmp_path / "sim-data", camera=SimCamera(seed=4, size=(320, 240)),
                     calibrator=calibrator) as server:
         page = browser.new_page(viewport={"width": 1024, "height": 900})
         page.goto(server.url + "/control")
@@ -350,6 +350,7 @@ def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         assert load_calibration(calibrator.path).background is not None
         page.close()
     # A camera over the bare tray: taken, then forgotten.
+    calibrator = Calibrator(tmp_path / "calibration.json")
     style = dataclasses.replace(TrayStyle.random(np.random.default_rng(3), (320, 240)), clutter=0)
     photo = tmp_path / "bare-tray.png"
     cv2.imwrite(str(photo), empty_tray(style, (320, 240)))
