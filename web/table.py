@@ -81,13 +81,9 @@ def seat_names(players: Any) -> Any:
     """
     if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
         return players
-    names = [p.strip() for p in players]
-    seen: dict[str, str] = {}
-    for name in names:
-        twin = seen.setdefault(name.casefold(), name)
-        if twin != name:
-            raise TableError(f"players: {twin!r} and {name!r} differ only in case; "
-                             "give them names the scoreboard can tell apart", 400)
+    names: list[str] = []
+    for player in players:      # each checked as if joining those typed before it
+        names.append(joining_name(names, player))
     return names
 
 
