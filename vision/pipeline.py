@@ -12,13 +12,18 @@ def read(image: np.ndarray, calibration: Calibration | None
     """Read the dice in ``image`` with the best reader available in this checkout, and the
     size the dice looked where they were cut at a calibrated size (the learned reader
     only; see ``vision.learned._seen_size``)."""
-    from vision import learned
+    from vision import learned, noise
     from vision.exposure import brightened
 
     image = brightened(image)
+    level = noise.noise_level(image)
+    if level >= noise.QUIET_FROM:
+        image = noise.quieted(image, level)
     if learned.available():
-        return learned.read(image, calibration)
-    return _read_classic(image, calibration), None
+        dice, seen_size = learned.read(image, calibration)
+    else:
+        dice, seen_size = _read_classic(image, calibration), None
+    return (noise.flag_noisy(dice) if level >= noise.NOISY else dice), seen_size
 
 
 def _read_classic(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:

@@ -9,7 +9,8 @@ otherwise falls back to the classic pip-grouping recipe so the appliance still w
 Every die gets a confidence in 0-1. A die whose confidence is below :data:`THRESHOLD`,
 or that is tilted, or that shows a picture face nobody has taught, or that the detector
 is sure of but the classifiers doubt is a die at all, or whose face runs out of the
-picture, or that lies closer to a tilted die than a flat die could, is *flagged*: a
+picture, or that lies closer to a tilted die than a flat die could, or that was read in a
+frame too grainy to trust (:mod:`vision.noise`), is *flagged*: a
 person confirms it on the control page instead of it being scored silently.
 """
 from __future__ import annotations
@@ -35,6 +36,7 @@ REASON_PICTURE = "picture face"
 REASON_MAYBE_NOT_DIE = "maybe not a die"
 REASON_CUT = "cut by the picture's edge"
 REASON_BESIDE_TILTED = "beside a tilted die"
+REASON_NOISY = "noisy picture: more light on the tray"
 
 
 def face_of(box: Any) -> float:
