@@ -40,6 +40,19 @@ def test_a_photo_read_at_twice_its_size_gives_its_dice_at_its_own_scale() -> Non
         assert 0.8 * die.side < x1 - x0 < 2.0 * die.side
 
 
+def test_best_guesses_are_the_dice_a_person_is_shown_with_their_flags_off() -> None:
+    from vision.reader import Reading, make_die
+
+    low = make_die(3, (10.0, 10.0), (0.0, 0.0, 20.0, 20.0), 0.5)
+    tilted = make_die(None, (50.0, 10.0), (40.0, 0.0, 60.0, 20.0), 0.9, tilted=True)
+    sure = make_die(6, (90.0, 10.0), (80.0, 0.0, 100.0, 20.0), 0.99)
+    reading = bench._best_guesses(lambda _im, _cal: Reading((low, tilted, sure), 1.0))(
+        np.zeros((1, 1, 3), np.uint8), None)
+    assert reading.values == (3, 6)           # the flagged 3 counts as its value now
+    assert reading.dice[1] == tilted          # a die with no value stays as it was
+    assert reading.dice[2] == sure
+
+
 def test_silent_errors_are_wrong_scores_nobody_is_asked_about() -> None:
     from vision.bench_die_size import silent_errors
     from vision.reader import Reading, make_die
