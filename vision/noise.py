@@ -14,13 +14,12 @@ three times as often. A frame below both is read exactly as before.
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 
 import cv2
 import numpy as np
 
-from vision.reader import REASON_NOISY, DieRead
+from vision.reader import DieRead, make_die
 
 # The frame's noise, in grey levels (a standard deviation). Set on the train split
 # (byler-d6's 1213 dice, its small pips the first to suffer) and on simulated trays other
@@ -86,5 +85,5 @@ def quieted(image: np.ndarray, level: float) -> np.ndarray:
 def flag_noisy(dice: list[DieRead]) -> list[DieRead]:
     """``dice`` read in a noisy frame, each one a person has not been asked about yet
     flagged as such; its value and confidence are kept as the best guess."""
-    return [d if d.flagged else dataclasses.replace(d, flagged=True, reason=REASON_NOISY)
+    return [d if d.flagged else make_die(d.value, d.center, d.box, d.confidence, noisy=True)
             for d in dice]

@@ -121,6 +121,7 @@ def make_die(
     maybe_not_die: bool = False,
     cut: bool = False,
     beside_tilted: bool = False,
+    noisy: bool = False,
 ) -> DieRead:
     """Build a :class:`DieRead`, applying the flagging rules in one place."""
     if maybe_not_die:
@@ -133,6 +134,8 @@ def make_die(
         return DieRead(value, center, box, confidence, True, REASON_PICTURE)
     if beside_tilted:
         return DieRead(value, center, box, confidence, True, REASON_BESIDE_TILTED)
+    if noisy:
+        return DieRead(value, center, box, confidence, True, REASON_NOISY)
     if value is None or confidence < THRESHOLD:
         return DieRead(value, center, box, confidence, True, REASON_LOW)
     return DieRead(value, center, box, confidence, False, None)

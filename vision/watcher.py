@@ -268,14 +268,15 @@ class RollWatcher:
         # Scale b to a's brightness rather than both to a fixed level: that would
         # amplify the sensor noise of a dark tray along with everything else.
         diff = cv2.subtract(a[0], b[0] * np.float32(a[1] / b[1]))
-        level = _level(np.abs(diff), self.settings.level)
+        size = np.abs(diff)
+        level = _level(size, self.settings.level)
         if level > self.settings.level:
             # Grainy: average each pixel's change with its neighbours' before judging it.
             # A die's movement spans several pixels of the thumbnail and survives; the
             # grain does not.
-            diff = cv2.blur(diff, (3, 3))
-            level = _level(np.abs(diff), self.settings.level)
-        return np.asarray(np.abs(diff) > level)
+            size = np.abs(cv2.blur(diff, (3, 3)))
+            level = _level(size, self.settings.level)
+        return np.asarray(size > level)
 
     def _fraction(self, a: _Thumb, b: _Thumb) -> float:
         return float(np.count_nonzero(self._changed(a, b))) / a[0].size
