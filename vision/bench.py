@@ -59,11 +59,18 @@ CHANGED_PHOTOS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "grey": lambda im: cv2.cvtColor(im, cv2.COLOR_BGR2GRAY),
     "noise_sigma_8": lambda im: _noisy(im, 8.0),
     # Grainier: still read as it is; then smoothed before it is read (vision.noise:
-    # QUIET_FROM 20); then also every die held for a person (NOISY 24). Each is measured
-    # as within a level of the noise added, away from those levels.
+    # QUIET_FROM 13.4 in brightness, 20 on each colour); then also every die held for a
+    # person (NOISY 16, 24 on each colour). Each is measured within a level of 0.67 of
+    # the noise added, away from those levels.
     "noise_sigma_16": lambda im: _noisy(im, 16.0),
     "noise_sigma_22": lambda im: _noisy(im, 22.0),
     "noise_sigma_32": lambda im: _noisy(im, 32.0),
+    # The same grain as a webcam's MJPEG stream sends it, JPEG having thrown its finest
+    # part and all its colour away: the first measures about 7 as fine grain of
+    # brightness and 10-11 as coarse grain (vision.noise: smoothed from 7.5, held from
+    # 11.5), the second 16-17 as fine grain (held from 16).
+    "noise_sigma_16_as_jpeg_75": lambda im: _jpeg(_noisy(im, 16.0), 75),
+    "noise_sigma_24_as_jpeg_75": lambda im: _jpeg(_noisy(im, 24.0), 75),
     "blur_sigma_1_2": lambda im: cv2.GaussianBlur(im, (0, 0), 1.2),
     "jpeg_quality_40": lambda im: _jpeg(im, 40),
 }

@@ -2,84 +2,181 @@
 
 A camera in a dim room turns its gain up, and :mod:`vision.exposure` brightens what is
 still dim: both make the sensor's noise grains as big as a pip. The nets were trained on
-clean photos (the shared ones measure under 1 grey level of noise, the simulated tray 3-6)
-and read such grains as pips: byler-d6's train photos with noise of 24 levels added read
-126 dice that are not there and 14 wrong values surely, against 4 and 3 as they are.
+clean photos with a little white noise (the shared ones measure under 1 grey level of
+noise, the simulated tray 2-4) and read bigger grains as pips: byler-d6's train photos
+with noise of 24 levels added read 126 dice that are not there and 14 wrong values
+surely, against 4 and 3 as they are.
 
-So the reader measures the frame's noise first (:func:`noise_level`, about 0.2 ms). A frame
-at :data:`QUIET_FROM` or more is smoothed before it is read (:func:`quieted`), which takes
-away most of the dice that are not there; at :data:`NOISY` or more every die read in it is
-flagged for a person too (:func:`flag_noisy`), as even smoothed such frames are misread
-three times as often. A frame below both is read exactly as before.
+Grain comes in two kinds, and the frame's :class:`Grain` measures both (about 0.5 ms):
+
+- **fine grain**, a pixel's own noise, as a camera's raw frames carry it
+  (:func:`noise_level`);
+- **coarse grain**, blotches a few pixels across (:func:`coarse_level`). A webcam's JPEG
+  (an MJPEG stream) throws the finest grain away and keeps these, and a camera's own
+  noise reduction leaves them. The nets read them as pips at a far lower strength:
+  noise of 16 levels saved as JPEG at quality 75 measures only 7 as fine grain, yet
+  byler-d6's train photos so changed read 75 dice that are not there.
+
+A frame with either kind at its first level is smoothed before it is read
+(:meth:`Grain.blur`), which takes away most of the dice that are not there; at the second
+level every die read in it is flagged for a person too (:func:`flag_noisy`), as even
+smoothed such frames are misread three times as often. A frame below them is read exactly
+as before.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 from vision.reader import DieRead, make_die
 
-# The frame's noise, in grey levels (a standard deviation). Set on the train split
-# (byler-d6's 1213 dice, its small pips the first to suffer) and on simulated trays other
-# than the bench's, with noise added to the photos (confident misreads / dice that are not
-# there, not smoothed -> smoothed): as they are 3 / 4; at 12 levels 4 / 4 -> 4 / 4; at 16
-# 4 / 8 -> 5 / 4; at 20 8 / 42 -> 5 / 3; at 24 14 / 126 -> 9 / 4. The simulated trays, whose
-# big pips read through noise, read as well smoothed as not up to 16 and better beyond
-# (24: 38 of 40 against 31). Smoothing starts where it takes away misreads, not only
-# dice a person would tap away (at 16 it was first set: the check photos then read one
-# more misread at 16, as the train photos had); every die is flagged where even smoothed
-# frames misread three times as often. The simulated tray's own frames measure 3-6 and the
-# check photos at a third of their light with a dark frame's noise (vision.bench) 6-7:
-# neither is touched.
-QUIET_FROM = 20.0
-NOISY = 24.0
-# A noisy frame is blurred with a Gaussian of its noise level / QUIET_PER_SIGMA px
+# Both are measured on the frame's brightness (its grey picture), which is what the nets
+# are misled by: noise of 24 levels saved as JPEG keeps the brightness grain of white noise
+# of 24 levels on each colour (16) and none of its colour grain, and reads as badly (14
+# misreads, 80 dice that are not there, against 14 and 126). White noise of s levels on
+# each colour is s * 0.669 in brightness.
+#
+# Fine grain, in grey levels of brightness. Set on the train split (byler-d6's 1213 dice,
+# its small pips the first to suffer) and on simulated trays other than the bench's, with
+# white noise added to each colour (confident misreads / dice that are not there, not
+# smoothed -> smoothed): as they are 3 / 4; at 12 levels 4 / 4 -> 4 / 4; at 16 4 / 8 ->
+# 5 / 4; at 20 8 / 42 -> 5 / 3; at 24 14 / 126 -> 9 / 4 (brightness 8, 10.7, 13.4, 16).
+# Smoothing starts where it takes away misreads, not only dice a person would tap away
+# (at 16 it was first set: the check photos then read one more misread at 16, as the train
+# photos had); every die is flagged where even smoothed frames misread three times as
+# often. The simulated tray's own frames measure 2-4 and the check photos at a third of
+# their light with a dark frame's noise (vision.bench) 3-4: neither is touched.
+QUIET_FROM = 13.4
+NOISY = 16.0
+# A frame with fine grain is blurred with a Gaussian of its level / QUIET_PER_SIGMA px
 # (kept within QUIET_SIGMA): a blur of s px leaves white noise about 1 / (2 sqrt(pi) s)
-# as strong, so 20 brings any level down to about 6, which the nets read through.
-QUIET_PER_SIGMA = 20.0
+# as strong, so 13.4 brings any level down to about 4, which the nets read through.
+QUIET_PER_SIGMA = 13.4
 QUIET_SIGMA = (0.4, 1.5)
-# The noise is measured on this many strips of three rows, spread down the frame.
+# Coarse grain, in grey levels of brightness at a quarter of the frame's size, beyond what
+# its fine grain would leave there. Set on byler-d6's train split with noise saved as
+# JPEG (as a webcam's stream gives it) and noise blurred (as a camera's noise reduction
+# leaves it): (coarse level: confident misreads / dice that are not there as read ->
+# smoothed with a blur of COARSE_SIGMA px): 8 levels at JPEG 75 (5.9): 4 / 4; 10 at JPEG 75
+# (7.8): 5 / 16 -> 3 / 3; 12 at JPEG 75 (8.7): 7 / 29 -> 3 / 3; 12 at JPEG 50 (8.9): 13 / 35
+# -> 8 / 3; 8 blurred 0.7 px (9.8): 7 / 16 -> 4 / 3; 16 at JPEG 75 (10.7): 6 / 75 -> 5 / 5;
+# 8 blurred 1 px (10.9): 6 / 45 -> 5 / 5; 16 at JPEG 50 (11.8): 12 / 104 -> 10 / 4; 12
+# blurred 1 px (16.8): 11 / 148 -> 13 / 21. The same rules as for fine grain: smoothing
+# from where it takes misreads away, every die held from where smoothed frames still read
+# three times clean photos' misreads. Clean photos measure at most 3 (4 saved as JPEG 40),
+# simulated trays 5, white noise of 16 levels on each colour 7.
+COARSE_QUIET_FROM = 7.5
+COARSE_NOISY = 11.5
+# A blur of 1 px: 1.5 and 2 lose small dice (25 and 129 missed at 16 levels saved as JPEG
+# 75, against 7), a 3x3 median leaves dice that are not there (21, against 5).
+COARSE_SIGMA = 1.0
+# The fine grain is measured on this many strips of three rows, spread down the frame.
 STRIPS = 24
 
 # Immerkaer's kernel: the difference of two Laplacians, blind to a frame's flat parts and
 # to its straight gradients, so what it answers is mostly the noise. Its response to white
-# noise of sigma s has mean absolute value 6 s sqrt(2 / pi).
+# noise of sigma s has standard deviation 6 s: mean absolute value 6 s sqrt(2 / pi), median
+# absolute value 6 s * 0.6745.
 _KERNEL = np.array([[1, -2, 1], [-2, 4, -2], [1, -2, 1]], np.float32)
+_MEAN_ABS = 6.0 * math.sqrt(2.0 / math.pi)
+_MEDIAN_ABS = 6.0 * 0.6745
+
+
+@dataclass(frozen=True)
+class Grain:
+    """A frame's grain, in grey levels of brightness: ``fine`` at the pixel's own scale,
+    ``coarse`` in blotches a few pixels across.
+
+    >>> Grain(fine=2.0, coarse=3.0).blur, Grain(fine=2.0, coarse=3.0).held
+    (0.0, False)
+    >>> round(Grain(fine=20.0, coarse=3.0).blur, 2), Grain(fine=20.0, coarse=3.0).held
+    (1.49, True)
+    >>> Grain(fine=2.0, coarse=9.0).blur, Grain(fine=2.0, coarse=9.0).held
+    (1.0, False)
+    """
+
+    fine: float
+    coarse: float
+
+    @property
+    def blur(self) -> float:
+        """The Gaussian blur (px) the frame needs before it is read; 0 for none."""
+        sigma = 0.0
+        if self.fine >= QUIET_FROM:
+            low, high = QUIET_SIGMA
+            sigma = min(high, max(low, self.fine / QUIET_PER_SIGMA))
+        if self.coarse >= COARSE_QUIET_FROM:
+            sigma = max(sigma, COARSE_SIGMA)
+        return sigma
+
+    @property
+    def held(self) -> bool:
+        """Whether every die read in the frame waits for a person."""
+        return self.fine >= NOISY or self.coarse >= COARSE_NOISY
+
+
+def grain(image: np.ndarray) -> Grain:
+    """The grain of a BGR frame (:func:`noise_level` and :func:`coarse_level`).
+
+    >>> flat = np.full((240, 320, 3), 120, np.uint8)
+    >>> grain(flat)
+    Grain(fine=0.0, coarse=0.0)
+    """
+    grey = _grey(image)
+    response = _fine_response(grey)
+    return Grain(_fine(response), _coarse(grey, response))
 
 
 def noise_level(image: np.ndarray) -> float:
-    """The noise of a BGR frame's green channel, in grey levels (J. Immerkaer, "Fast
-    noise variance estimation", 1996), from :data:`STRIPS` strips of three rows.
+    """The fine grain of a BGR frame's brightness, in grey levels (J. Immerkaer, "Fast
+    noise variance estimation", 1996: the mean absolute response to his kernel), from
+    :data:`STRIPS` strips of three rows.
 
     >>> flat = np.full((240, 320, 3), 120, np.uint8)
     >>> noise_level(flat)
     0.0
-    >>> grains = np.random.default_rng(0).normal(0.0, 10.0, flat.shape)
+    >>> grains = np.random.default_rng(0).normal(0.0, 10.0, flat.shape[:2])[..., None]
     >>> round(noise_level(np.clip(flat + grains, 0, 255).astype(np.uint8)))
     10
     """
-    green = image[..., 1]
-    h = green.shape[0]
-    if h < 3 or green.shape[1] < 3:
-        return 0.0
-    starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
-    rows = green[(starts[:, None] + np.arange(3)).ravel()]  # strip after strip
-    response = cv2.filter2D(rows, cv2.CV_16S, _KERNEL)[1::3, 1:-1]  # each strip's middle row
-    return float(math.sqrt(math.pi / 2) * float(np.abs(response).mean()) / 6.0)
+    return _fine(_fine_response(_grey(image)))
 
 
-def quieted(image: np.ndarray, level: float) -> np.ndarray:
-    """``image``, whose noise is ``level``, blurred so the grains no longer look like pips.
+def coarse_level(image: np.ndarray) -> float:
+    """The coarse grain of a BGR frame's brightness, in grey levels: the noise measured at
+    a quarter of its size (each pixel the mean of 4x4), times 4 to undo the mean's quieting
+    of white noise, less what the frame's fine grain explains. Measured with the median of
+    Immerkaer's response, not its mean: at a quarter of the size a frame's edges and
+    texture answer his kernel much more (clean photos measure up to 7.6 so, against 3),
+    and the median looks past them to the flat felt.
 
-    >>> frame = np.zeros((8, 8, 3), np.uint8); frame[4, 4] = 255
-    >>> int(quieted(frame, 20.0)[4, 4, 0]) < 255
+    >>> rng = np.random.default_rng(0)
+    >>> white = np.clip(120 + rng.normal(0.0, 10.0, (480, 640)), 0, 255).astype(np.uint8)
+    >>> coarse_level(cv2.cvtColor(white, cv2.COLOR_GRAY2BGR)) < 5
+    True
+    >>> blotches = cv2.resize(rng.normal(0.0, 10.0, (120, 160)), (640, 480),
+    ...                       interpolation=cv2.INTER_NEAREST)
+    >>> blotchy = np.clip(120 + blotches, 0, 255).astype(np.uint8)
+    >>> coarse_level(cv2.cvtColor(blotchy, cv2.COLOR_GRAY2BGR)) > 20
     True
     """
-    low, high = QUIET_SIGMA
-    sigma = min(high, max(low, level / QUIET_PER_SIGMA))
-    return cv2.GaussianBlur(image, (0, 0), sigma)
+    grey = _grey(image)
+    return _coarse(grey, _fine_response(grey))
+
+
+def quieted(image: np.ndarray, grain: Grain) -> np.ndarray:
+    """``image``, whose grain is ``grain``, blurred so the grains no longer look like pips
+    (unchanged if it needs no blur).
+
+    >>> frame = np.zeros((8, 8, 3), np.uint8); frame[4, 4] = 255
+    >>> int(quieted(frame, Grain(fine=20.0, coarse=0.0))[4, 4, 0]) < 255
+    True
+    """
+    sigma = grain.blur
+    return cv2.GaussianBlur(image, (0, 0), sigma) if sigma > 0 else image
 
 
 def flag_noisy(dice: list[DieRead]) -> list[DieRead]:
@@ -87,3 +184,41 @@ def flag_noisy(dice: list[DieRead]) -> list[DieRead]:
     flagged as such; its value and confidence are kept as the best guess."""
     return [d if d.flagged else make_die(d.value, d.center, d.box, d.confidence, noisy=True)
             for d in dice]
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    if image.ndim == 2:
+        return image
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.shape[2] == 3 else image[..., 0]
+
+
+def _fine_response(grey: np.ndarray) -> np.ndarray:
+    """The absolute response to Immerkaer's kernel along the middle row of each strip."""
+    h = grey.shape[0]
+    if h < 3 or grey.shape[1] < 3:
+        return np.zeros(1, np.int16)
+    starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
+    rows = grey[(starts[:, None] + np.arange(3)).ravel()]  # strip after strip
+    return np.abs(cv2.filter2D(rows, cv2.CV_16S, _KERNEL)[1::3, 1:-1]).ravel()
+
+
+def _fine(response: np.ndarray) -> float:
+    return float(response.mean()) / _MEAN_ABS
+
+
+def _coarse(grey: np.ndarray, fine_response: np.ndarray) -> float:
+    h, w = (grey.shape[0] // 4) * 4, (grey.shape[1] // 4) * 4
+    if h < 12 or w < 12:
+        return 0.0
+    small = cv2.resize(grey[:h, :w].astype(np.float32), (w // 4, h // 4),
+                       interpolation=cv2.INTER_AREA)
+    response = np.abs(cv2.filter2D(small, -1, _KERNEL)[1:-1, 1:-1]).ravel()
+    at_quarter = 4.0 * _median(response) / _MEDIAN_ABS
+    fine = _median(fine_response) / _MEDIAN_ABS
+    return math.sqrt(max(0.0, at_quarter * at_quarter - fine * fine))
+
+
+def _median(values: np.ndarray) -> float:
+    # np.median sorts a copy with checks: ten times the time of one partition here.
+    middle = values.size // 2
+    return float(np.partition(values, middle)[middle])

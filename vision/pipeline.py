@@ -16,14 +16,13 @@ def read(image: np.ndarray, calibration: Calibration | None
     from vision.exposure import brightened
 
     image = brightened(image)
-    level = noise.noise_level(image)
-    if level >= noise.QUIET_FROM:
-        image = noise.quieted(image, level)
+    grain = noise.grain(image)
+    image = noise.quieted(image, grain)
     if learned.available():
         dice, seen_size = learned.read(image, calibration)
     else:
         dice, seen_size = _read_classic(image, calibration), None
-    return (noise.flag_noisy(dice) if level >= noise.NOISY else dice), seen_size
+    return (noise.flag_noisy(dice) if grain.held else dice), seen_size
 
 
 def _read_classic(image: np.ndarray, calibration: Calibration | None) -> list[DieRead]:
