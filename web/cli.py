@@ -134,13 +134,19 @@ def read(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     status = 0
     for name in args.images:
+        problem = None
         if not Path(name).is_file():
-            what = "a folder, not an image file" if Path(name).is_dir() else "no such image file"
-            status = _fail(f"{name}: {what}")
-            continue
-        image = cv2.imread(name, cv2.IMREAD_COLOR)
-        if image is None:
-            status = _fail(f"{name}: cannot decode the image (not an image, or damaged)")
+            problem = "a folder, not an image file" if Path(name).is_dir() else "no such image file"
+        else:
+            image = cv2.imread(name, cv2.IMREAD_COLOR)
+            if image is None:
+                problem = "cannot decode the image (not an image, or damaged)"
+        if problem is not None:
+            status = _fail(f"{name}: {problem}")
+            if args.json:
+                # Still one line per image, so a tool pairing lines with its images stays
+                # in step; it has no "dice", so it cannot be taken for an empty tray.
+                print(json.dumps({"file": name, "error": problem}), flush=True)
             continue
         reading = read_dice(image, calibration)
         if args.json:

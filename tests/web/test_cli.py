@@ -67,13 +67,29 @@ def test_replay_of_a_missing_file(tmp_path: Path, capsys: Any) -> None:
 
 def test_read_errors_name_the_file(tmp_path: Path, capsys: Any) -> None:
     junk = write(tmp_path, "not an image", "junk.png")
-    assert main(["read", str(tmp_path / "missing.png"), "--json"]) == 2
-    assert "missing.png: no such image file" in capsys.readouterr().err
-    assert main(["read", junk, "--json"]) == 2
+    assert main(["read", str(tmp_path / "missing.png")]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and "junk.png: cannot decode" in err
+    assert out == "" and "missing.png: no such image file" in err
+    assert main(["read", junk, "--json"]) == 2
+    assert "junk.png: cannot decode" in capsys.readouterr().err
     assert main(["read", str(tmp_path), "--json"]) == 2
     assert f"{tmp_path}: a folder, not an image file" in capsys.readouterr().err
+
+
+def test_read_json_keeps_one_line_per_image_when_one_cannot_be_read(tmp_path: Path,
+                                                                    capsys: Any) -> None:
+    """A tool pairs the lines with the images it named: an image that cannot be read
+    still has its line, saying why, and no dice to be taken for an empty tray."""
+    junk = write(tmp_path, "not an image", "junk.png")
+    good = str(tmp_path / "tray.png")
+    cv2.imwrite(good, np.full((240, 320, 3), 60, np.uint8))
+    missing = str(tmp_path / "missing.png")
+    assert main(["read", good, junk, missing, good, "--json"]) == 2
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["file"] for line in lines] == [good, junk, missing, good]
+    assert "cannot decode" in lines[1]["error"] and "dice" not in lines[1]
+    assert lines[2]["error"] == "no such image file" and "dice" not in lines[2]
+    assert lines[3]["dice"] == [] and "error" not in lines[3]
 
 
 def test_read_prints_one_json_line_per_image(tmp_path: Path, capsys: Any) -> None:
