@@ -134,14 +134,11 @@ def read(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     status = 0
     for name in args.images:
-        problem = None
-        if not Path(name).is_file():
-            problem = "a folder, not an image file" if Path(name).is_dir() else "no such image file"
-        else:
-            image = cv2.imread(name, cv2.IMREAD_COLOR)
-            if image is None:
-                problem = "cannot decode the image (not an image, or damaged)"
-        if problem is not None:
+        image = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        if image is None:
+            problem = ("a folder, not an image file" if Path(name).is_dir() else
+                       "cannot decode the image (not an image, or damaged)"
+                       if Path(name).is_file() else "no such image file")
             status = _fail(f"{name}: {problem}")
             if args.json:
                 # Still one line per image, so a tool pairing lines with its images stays
