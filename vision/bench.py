@@ -93,6 +93,18 @@ def _doubled_jpeg_reader(image: np.ndarray, cal: Calibration | None) -> Reading:
     return Reading(tuple(_halved(d) for d in reading.dice), reading.ms)
 
 
+def _doubled_grainy_reader(face: float) -> Reader:
+    """The reader on the photo enlarged to twice its size, as a 1280×960 camera in a dim
+    room gives it (noise of 32 levels on each colour, sent as JPEG 75), with the die size
+    the table would have measured (twice ``face``): grain is judged on dice that size
+    (vision.noise.grain). Dice are given back at the photo's own scale."""
+    def read(image: np.ndarray, _cal: Calibration | None) -> Reading:
+        big = cv2.resize(image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
+        reading = read_dice(_jpeg(_noisy(big, 32.0), 75), Calibration(die_size_px=2.0 * face))
+        return Reading(tuple(_halved(d) for d in reading.dice), reading.ms)
+    return read
+
+
 def _halved(die: DieRead) -> DieRead:
     x0, y0, x1, y1 = die.box
     return dataclasses.replace(die, center=(die.center[0] / 2, die.center[1] / 2),
@@ -111,11 +123,14 @@ def _best_guesses(reader: Reader) -> Reader:
 
 def _changed_photos(folder: Path) -> dict[str, Any]:
     """Each of :data:`CHANGED_PHOTOS` (and JPEG 40 at twice the size) read on the check
-    split of ``folder`` without a calibration: dice right, confident misreads, and dice
+    split of ``folder`` without a calibration, and a grainy frame at twice the size with
+    the die size known (:func:`_doubled_grainy_reader`): dice right, confident misreads, and dice
     whose value is right when their flags are ignored (``best_guess_accuracy``)."""
     readers: dict[str, Reader] = {name: _changed_reader(change)
                                   for name, change in CHANGED_PHOTOS.items()}
     readers["jpeg_quality_40_at_twice_the_size"] = _doubled_jpeg_reader
+    readers["noise_sigma_32_as_jpeg_75_at_twice_the_size_die_size_known"] = (
+        _doubled_grainy_reader(_train_face(folder)))
     out: dict[str, Any] = {}
     for name, reader in readers.items():
         r = evaluate([folder], "check", reader=reader)["folders"][folder.name]
