@@ -96,8 +96,10 @@ def _doubled_jpeg_reader(image: np.ndarray, cal: Calibration | None) -> Reading:
 def _doubled_grainy_reader(face: float) -> Reader:
     """The reader on the photo enlarged to twice its size, as a 1280×960 camera in a dim
     room gives it (noise of 32 levels on each colour, sent as JPEG 75), with the die size
-    the table would have measured (twice ``face``): grain is judged on dice that size
-    (vision.noise.grain). Dice are given back at the photo's own scale."""
+    the table would have measured (twice ``face``). Its dice would read through more grain
+    than the levels allow, which are set on small dice; judged at their size, they read
+    two confident misreads more (vision/training/README.md, twenty-eighth round), so they
+    are held. Dice are given back at the photo's own scale."""
     def read(image: np.ndarray, _cal: Calibration | None) -> Reading:
         big = cv2.resize(image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
         reading = read_dice(_jpeg(_noisy(big, 32.0), 75), Calibration(die_size_px=2.0 * face))

@@ -73,8 +73,6 @@ COARSE_NOISY = 11.5
 # A blur of 1 px: 1.5 and 2 lose small dice (25 and 129 missed at 16 levels saved as JPEG
 # 75, against 7), a 3x3 median leaves dice that are not there (21, against 5).
 COARSE_SIGMA = 1.0
-# The top face of the dice the levels were set on, in px: byler-d6's train dice (median).
-SET_ON_FACE = 31.0
 # The fine grain is measured on this many strips of three rows, spread down the frame.
 STRIPS = 24
 
@@ -90,8 +88,7 @@ _MEDIAN_ABS = 6.0 * 0.6745
 @dataclass(frozen=True)
 class Grain:
     """A frame's grain, in grey levels of brightness: ``fine`` at the pixel's own scale,
-    ``coarse`` in blotches a few pixels across, both measured on the frame shrunk
-    ``shrunk`` times (:func:`grain`).
+    ``coarse`` in blotches a few pixels across.
 
     >>> Grain(fine=2.0, coarse=3.0).blur, Grain(fine=2.0, coarse=3.0).held
     (0.0, False)
@@ -103,18 +100,17 @@ class Grain:
 
     fine: float
     coarse: float
-    shrunk: int = 1
 
     @property
     def blur(self) -> float:
-        """The Gaussian blur (px of the frame) it needs before it is read; 0 for none."""
+        """The Gaussian blur (px) the frame needs before it is read; 0 for none."""
         sigma = 0.0
         if self.fine >= QUIET_FROM:
             low, high = QUIET_SIGMA
             sigma = min(high, max(low, self.fine / QUIET_PER_SIGMA))
         if self.coarse >= COARSE_QUIET_FROM:
             sigma = max(sigma, COARSE_SIGMA)
-        return sigma * self.shrunk  # set for dice of SET_ON_FACE; as wide again for bigger
+        return sigma
 
     @property
     def held(self) -> bool:
@@ -122,36 +118,16 @@ class Grain:
         return self.fine >= NOISY or self.coarse >= COARSE_NOISY
 
 
-def grain(image: np.ndarray, die_size: float | None = None) -> Grain:
-    """The grain of a BGR frame (:func:`noise_level` and :func:`coarse_level`), where the
-    nets see it: on the frame shrunk until its dice, whose top face is ``die_size`` px
-    when it is known, are about as big as those the levels were set on
-    (:data:`SET_ON_FACE`).
-
-    The nets read each die shrunk to the same few pixels, and bigger dice shrink more,
-    averaging their grain away. The frame is shrunk a whole number of times (each pixel
-    the mean of 2x2, 3x3, ...), never more than its dice allow, so the grain is never
-    measured weaker than the nets see it.
+def grain(image: np.ndarray) -> Grain:
+    """The grain of a BGR frame (:func:`noise_level` and :func:`coarse_level`).
 
     >>> flat = np.full((240, 320, 3), 120, np.uint8)
     >>> grain(flat)
-    Grain(fine=0.0, coarse=0.0, shrunk=1)
-    >>> rng = np.random.default_rng(0)
-    >>> grainy = np.clip(flat + rng.normal(0.0, 20.0, flat.shape[:2])[..., None], 0, 255)
-    >>> small, big = grain(grainy.astype(np.uint8), 31.0), grain(grainy.astype(np.uint8), 62.0)
-    >>> round(small.fine), small.held, round(big.fine), big.held, big.shrunk
-    (20, True, 10, False, 2)
+    Grain(fine=0.0, coarse=0.0)
     """
     grey = _grey(image)
-    times = int(die_size // SET_ON_FACE) if die_size and die_size > 0 else 1
-    h, w = grey.shape[0] // max(times, 1), grey.shape[1] // max(times, 1)
-    if times >= 2 and min(h, w) >= 3:
-        grey = cv2.resize(grey[:h * times, :w * times].astype(np.float32), (w, h),
-                          interpolation=cv2.INTER_AREA)
-    else:
-        times = 1
     response = _fine_response(grey)
-    return Grain(_fine(response), _coarse(grey, response), times)
+    return Grain(_fine(response), _coarse(grey, response))
 
 
 def noise_level(image: np.ndarray) -> float:
@@ -223,8 +199,7 @@ def _fine_response(grey: np.ndarray) -> np.ndarray:
         return np.zeros(1, np.int16)
     starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
     rows = grey[(starts[:, None] + np.arange(3)).ravel()]  # strip after strip
-    depth = cv2.CV_16S if rows.dtype == np.uint8 else cv2.CV_32F
-    return np.abs(cv2.filter2D(rows, depth, _KERNEL)[1::3, 1:-1]).ravel()
+    return np.abs(cv2.filter2D(rows, cv2.CV_16S, _KERNEL)[1::3, 1:-1]).ravel()
 
 
 def _fine(response: np.ndarray) -> float:

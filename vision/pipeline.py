@@ -16,7 +16,7 @@ def read(image: np.ndarray, calibration: Calibration | None
     from vision.exposure import brightened
 
     image = brightened(image)
-    grain = noise.grain(image, calibration.die_size_px if calibration is not None else None)
+    grain = noise.grain(image)
     image = noise.quieted(image, grain)
     if learned.available():
         dice, seen_size = learned.read(image, calibration)

@@ -139,27 +139,6 @@ def test_a_webcams_compressed_grain_is_smoothed_before_small_pips_are_read(datas
     assert smoothed[1] <= as_they_came[1], (smoothed, as_they_came)
 
 
-def test_big_dice_are_held_only_for_grain_that_is_big_to_them() -> None:
-    """A camera at 1280x960 sees dice two or three times the size of byler-d6's, which the
-    levels were set on, and the nets average grain away on them. Once the die size is
-    known (the table measures it from the first throws), grain of 32 levels on each colour
-    no longer holds every throw: its dice are scored, and right."""
-    from calibration import Calibration
-
-    scored = 0
-    for seed in (1, 2, 3):
-        image, truth = _tray(seed, (1280, 960))
-        grainy = _noisy(image, 32.0)
-        size = float(np.median([t.side for t in truth]))
-        assert noise.grain(grainy).held and not noise.grain(grainy, size).held
-        assert read_dice(grainy).values == ()                     # the size unknown: held
-        reading = read_dice(grainy, Calibration(die_size_px=size))
-        assert not any(d.reason == REASON_NOISY for d in reading.dice)
-        flat = sorted(t.value for t in truth if not t.tilted)
-        scored += sorted(reading.values) == flat
-    assert scored >= 2
-
-
 def test_a_die_flagged_for_another_reason_keeps_it() -> None:
     from vision.reader import make_die
 
