@@ -136,9 +136,7 @@ def read(args: argparse.Namespace) -> int:
     for name in args.images:
         image = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
         if image is None:
-            problem = ("a folder, not an image file" if Path(name).is_dir() else
-                       "cannot decode the image (not an image, or damaged)"
-                       if Path(name).is_file() else "no such image file")
+            problem = _unreadable(Path(name))
             status = _fail(f"{name}: {problem}")
             if args.json:
                 # Still one line per image, so a tool pairing lines with its images stays
@@ -153,6 +151,15 @@ def read(args: argparse.Namespace) -> int:
                             for d in reading.dice)
             print(f"{name}: {dice or 'no dice'}  ({reading.ms:.1f} ms; * = check)", flush=True)
     return status
+
+
+def _unreadable(path: Path) -> str:
+    """Why the image at ``path`` could not be read."""
+    if path.is_dir():
+        return "a folder, not an image file"
+    if not path.is_file():
+        return "no such image file"
+    return "cannot decode the image (not an image, or damaged)"
 
 
 def evaluate(args: argparse.Namespace) -> int:
