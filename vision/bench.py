@@ -67,8 +67,8 @@ CHANGED_PHOTOS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "noise_sigma_32": lambda im: _noisy(im, 32.0),
     # The same grain as a webcam's MJPEG stream sends it, JPEG having thrown its finest
     # part and all its colour away: the first measures about 7 as fine grain of
-    # brightness and 10-11 as coarse grain (vision.noise: smoothed from 7.5, held from
-    # 11.5), the second 16-17 as fine grain (held from 16).
+    # brightness and 10-11 as coarse grain (vision.noise: smoothed from 6.5, held from
+    # 11.2), the second 16-17 as fine grain (held from 16).
     "noise_sigma_16_as_jpeg_75": lambda im: _jpeg(_noisy(im, 16.0), 75),
     "noise_sigma_24_as_jpeg_75": lambda im: _jpeg(_noisy(im, 24.0), 75),
     "blur_sigma_1_2": lambda im: cv2.GaussianBlur(im, (0, 0), 1.2),

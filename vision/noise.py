@@ -59,17 +59,19 @@ QUIET_SIGMA = (0.4, 1.5)
 # Coarse grain, in grey levels of brightness at a quarter of the frame's size, beyond what
 # its fine grain would leave there. Set on byler-d6's train split with noise saved as
 # JPEG (as a webcam's stream gives it) and noise blurred (as a camera's noise reduction
-# leaves it): (coarse level: confident misreads / dice that are not there as read ->
-# smoothed with a blur of COARSE_SIGMA px): 8 levels at JPEG 75 (5.9): 4 / 4; 10 at JPEG 75
-# (7.8): 5 / 16 -> 3 / 3; 12 at JPEG 75 (8.7): 7 / 29 -> 3 / 3; 12 at JPEG 50 (8.9): 13 / 35
-# -> 8 / 3; 8 blurred 0.7 px (9.8): 7 / 16 -> 4 / 3; 16 at JPEG 75 (10.7): 6 / 75 -> 5 / 5;
-# 8 blurred 1 px (10.9): 6 / 45 -> 5 / 5; 16 at JPEG 50 (11.8): 12 / 104 -> 10 / 4; 12
-# blurred 1 px (16.8): 11 / 148 -> 13 / 21. The same rules as for fine grain: smoothing
-# from where it takes misreads away, every die held from where smoothed frames still read
-# three times clean photos' misreads. Clean photos measure at most 3 (4 saved as JPEG 40),
-# simulated trays 5, white noise of 16 levels on each colour 7.
-COARSE_QUIET_FROM = 7.5
-COARSE_NOISY = 11.5
+# leaves it): (coarse level, median: confident misreads / dice that are not there as read
+# -> smoothed with a blur of COARSE_SIGMA px): 8 levels at JPEG 75 (5.9): 4 / 4; 10 at
+# JPEG 75 (7.2): 5 / 16 -> 3 / 3; 12 at JPEG 75 (8.5): 7 / 29 -> 3 / 3; 12 at JPEG 50
+# (8.8): 13 / 35 -> 8 / 3; 8 blurred 0.7 px (9.6): 7 / 16 -> 4 / 3; 16 at JPEG 75 (10.3):
+# 6 / 75 -> 5 / 5; 8 blurred 1 px (10.9): 6 / 45 -> 5 / 5; 16 at JPEG 50 (11.4): 12 / 104
+# -> 10 / 4; 12 blurred 1 px (16.1): 11 / 148 -> 13 / 21. The same rules as for fine
+# grain, each level halfway between the two frames it parts: smoothing from where it takes
+# misreads away (between 5.9 and 7.2), every die held from where smoothed frames still
+# read three times clean photos' misreads (between 10.9 and 11.4). Clean photos measure
+# at most 3 (4 saved as JPEG 40), simulated trays 5, white noise of 16 levels on each
+# colour 6.3.
+COARSE_QUIET_FROM = 6.5
+COARSE_NOISY = 11.2
 # A blur of 1 px: 1.5 and 2 lose small dice (25 and 129 missed at 16 levels saved as JPEG
 # 75, against 7), a 3x3 median leaves dice that are not there (21, against 5).
 COARSE_SIGMA = 1.0
