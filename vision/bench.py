@@ -59,7 +59,7 @@ CHANGED_PHOTOS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "grey": lambda im: cv2.cvtColor(im, cv2.COLOR_BGR2GRAY),
     "noise_sigma_8": lambda im: _noisy(im, 8.0),
     # Grainier: still read as it is; then smoothed before it is read (vision.noise:
-    # QUIET_FROM 13.4 in brightness, 20 on each colour); then also every die held for a
+    # QUIET_FROM 11.4 in brightness, 17 on each colour); then also every die held for a
     # person (NOISY 16, 24 on each colour). Each is measured within a level of 0.67 of
     # the noise added, away from those levels.
     "noise_sigma_16": lambda im: _noisy(im, 16.0),

@@ -47,13 +47,18 @@ from vision.reader import DieRead, make_die
 # Smoothing starts where it takes away misreads, not only dice a person would tap away
 # (at 16 it was first set: the check photos then read one more misread at 16, as the train
 # photos had); every die is flagged where even smoothed frames misread three times as
-# often. The simulated tray's own frames measure 2-4 and the check photos at a third of
-# their light with a dark frame's noise (vision.bench) 3-4: neither is touched.
-QUIET_FROM = 13.4
+# often. Grain a camera has compressed hurts sooner than white noise of its level, so
+# smoothing starts halfway between white noise of 16 on each colour (10.7, where it costs a
+# misread) and noise of 16 saved as JPEG 90 (12.0: 8 / 58 as read -> 2 / 4 smoothed; white
+# noise of 18, 12.1: 6 / 15 -> 7 / 3). The simulated tray's own frames measure 2-4 and the
+# check photos at a third of their light with a dark frame's noise (vision.bench) 3-4:
+# neither is touched.
+QUIET_FROM = 11.4
 NOISY = 16.0
 # A frame with fine grain is blurred with a Gaussian of its level / QUIET_PER_SIGMA px
 # (kept within QUIET_SIGMA): a blur of s px leaves white noise about 1 / (2 sqrt(pi) s)
-# as strong, so 13.4 brings any level down to about 4, which the nets read through.
+# as strong, so 13.4 brings any level down to about 4, which the nets read through (first
+# set with smoothing from 13.4, and kept).
 QUIET_PER_SIGMA = 13.4
 QUIET_SIGMA = (0.4, 1.5)
 # Coarse grain, in grey levels of brightness at a quarter of the frame's size, beyond what
