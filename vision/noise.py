@@ -55,6 +55,17 @@ from vision.reader import DieRead, make_die
 # neither is touched.
 QUIET_FROM = 11.4
 NOISY = 16.0
+# Those levels were set on white noise of its own on each colour, most of it colour grain,
+# which the nets read through. A camera's processing and its JPEG leave brightness grain
+# with hardly any colour grain (a colour share of 0.02-0.04, against 0.95), and that misleads
+# the nets far sooner: the same white noise put on the brightness alone (train split,
+# misreads / dice that are not there, as read -> smoothed): at 6 4 / 5; at 8 3 / 20 ->
+# 4 / 6; at 9.4 3 / 39; at 10.7 5 / 70 -> 4 / 7; at 12 5 / 79 -> 3 / 8; noise 14 at JPEG 90
+# (10.6) 7 / 34 -> 2 / 5. By the same rule, such grain is smoothed from halfway between 8
+# (where smoothing adds a misread) and 10.6 (where it takes five away).
+PLAIN_QUIET_FROM = 9.3
+# Grain whose colour grain is under this share of its brightness grain is such grain.
+PLAIN_SHARE = 0.5
 # A frame with fine grain is blurred with a Gaussian of its level / QUIET_PER_SIGMA px
 # (kept within QUIET_SIGMA): a blur of s px leaves white noise about 1 / (2 sqrt(pi) s)
 # as strong, so 13.4 brings any level down to about 4, which the nets read through (first
@@ -99,6 +110,10 @@ class Grain:
 
     >>> Grain(fine=2.0, coarse=3.0).blur, Grain(fine=2.0, coarse=3.0).held
     (0.0, False)
+    >>> Grain(fine=10.0, coarse=0.0, colour=9.5).blur  # white noise on each colour
+    0.0
+    >>> round(Grain(fine=10.0, coarse=0.0, colour=0.2).blur, 2)  # as a camera gives it
+    0.75
     >>> round(Grain(fine=20.0, coarse=3.0).blur, 2), Grain(fine=20.0, coarse=3.0).held
     (1.49, True)
     >>> Grain(fine=2.0, coarse=9.0).blur, Grain(fine=2.0, coarse=9.0).held
@@ -107,12 +122,19 @@ class Grain:
 
     fine: float
     coarse: float
+    colour: float = 0.0
+
+    @property
+    def plain(self) -> bool:
+        """Whether the fine grain is of brightness alone, as a camera gives it, with
+        hardly any colour grain (which misleads the nets sooner)."""
+        return self.colour < PLAIN_SHARE * self.fine
 
     @property
     def blur(self) -> float:
         """The Gaussian blur (px) the frame needs before it is read; 0 for none."""
         sigma = 0.0
-        if self.fine >= QUIET_FROM:
+        if self.fine >= (PLAIN_QUIET_FROM if self.plain else QUIET_FROM):
             low, high = QUIET_SIGMA
             sigma = min(high, max(low, self.fine / QUIET_PER_SIGMA))
         if self.coarse >= COARSE_QUIET_FROM:
@@ -130,11 +152,11 @@ def grain(image: np.ndarray) -> Grain:
 
     >>> flat = np.full((240, 320, 3), 120, np.uint8)
     >>> grain(flat)
-    Grain(fine=0.0, coarse=0.0)
+    Grain(fine=0.0, coarse=0.0, colour=0.0)
     """
     grey = _grey(image)
     response = _fine_response(grey)
-    return Grain(_fine(response), _coarse(grey, response))
+    return Grain(_fine(response), _coarse(grey, response), _colour(image))
 
 
 def noise_level(image: np.ndarray) -> float:
@@ -199,14 +221,31 @@ def _grey(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.shape[2] == 3 else image[..., 0]
 
 
-def _fine_response(grey: np.ndarray) -> np.ndarray:
-    """The absolute response to Immerkaer's kernel along the middle row of each strip."""
+def _fine_response(grey: np.ndarray, strips: bool = True) -> np.ndarray:
+    """The absolute response to Immerkaer's kernel along the middle row of each strip
+    (``grey`` the whole picture, or with ``strips`` False the strips already cut)."""
     h = grey.shape[0]
     if h < 3 or grey.shape[1] < 3:
         return np.zeros(1, np.int16)
-    starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
-    rows = grey[(starts[:, None] + np.arange(3)).ravel()]  # strip after strip
+    if strips:
+        starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
+        rows = grey[(starts[:, None] + np.arange(3)).ravel()]  # strip after strip
+    else:
+        rows = grey
     return np.abs(cv2.filter2D(rows, cv2.CV_16S, _KERNEL)[1::3, 1:-1]).ravel()
+
+
+def _colour(image: np.ndarray) -> float:
+    """The fine grain of a BGR frame's two colour-difference channels (Cr and Cb, as
+    JPEG keeps them), in the same units as its brightness grain, on the same strips."""
+    if image.ndim != 3 or image.shape[2] != 3 or image.shape[0] < 3 or image.shape[1] < 3:
+        return 0.0
+    h = image.shape[0]
+    starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
+    rows = cv2.cvtColor(image[(starts[:, None] + np.arange(3)).ravel()], cv2.COLOR_BGR2YCrCb)
+    levels = [_fine(_fine_response(np.ascontiguousarray(rows[..., c]), strips=False))
+              for c in (1, 2)]
+    return math.sqrt((levels[0] ** 2 + levels[1] ** 2) / 2.0)
 
 
 def _fine(response: np.ndarray) -> float:
