@@ -221,18 +221,26 @@ def _grey(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.shape[2] == 3 else image[..., 0]
 
 
-def _fine_response(grey: np.ndarray, strips: bool = True) -> np.ndarray:
-    """The absolute response to Immerkaer's kernel along the middle row of each strip
-    (``grey`` the whole picture, or with ``strips`` False the strips already cut)."""
-    h = grey.shape[0]
-    if h < 3 or grey.shape[1] < 3:
+def _strips(image: np.ndarray) -> np.ndarray:
+    """:data:`STRIPS` strips of three rows, spread down ``image``, one after another."""
+    h = image.shape[0]
+    starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
+    return image[(starts[:, None] + np.arange(3)).ravel()]
+
+
+def _strip_response(rows: np.ndarray) -> np.ndarray:
+    """The absolute response to Immerkaer's kernel along the middle row of each strip of
+    three ``rows`` (one channel)."""
+    if rows.shape[0] < 3 or rows.shape[1] < 3:
         return np.zeros(1, np.int16)
-    if strips:
-        starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
-        rows = grey[(starts[:, None] + np.arange(3)).ravel()]  # strip after strip
-    else:
-        rows = grey
     return np.abs(cv2.filter2D(rows, cv2.CV_16S, _KERNEL)[1::3, 1:-1]).ravel()
+
+
+def _fine_response(grey: np.ndarray) -> np.ndarray:
+    """The response of the strips of ``grey`` (see :func:`_strip_response`)."""
+    if grey.shape[0] < 3 or grey.shape[1] < 3:
+        return np.zeros(1, np.int16)
+    return _strip_response(_strips(grey))
 
 
 def _colour(image: np.ndarray) -> float:
@@ -240,11 +248,8 @@ def _colour(image: np.ndarray) -> float:
     JPEG keeps them), in the same units as its brightness grain, on the same strips."""
     if image.ndim != 3 or image.shape[2] != 3 or image.shape[0] < 3 or image.shape[1] < 3:
         return 0.0
-    h = image.shape[0]
-    starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
-    rows = cv2.cvtColor(image[(starts[:, None] + np.arange(3)).ravel()], cv2.COLOR_BGR2YCrCb)
-    levels = [_fine(_fine_response(np.ascontiguousarray(rows[..., c]), strips=False))
-              for c in (1, 2)]
+    rows = cv2.cvtColor(_strips(image), cv2.COLOR_BGR2YCrCb)
+    levels = [_fine(_strip_response(np.ascontiguousarray(rows[..., c]))) for c in (1, 2)]
     return math.sqrt((levels[0] ** 2 + levels[1] ** 2) / 2.0)
 
 
