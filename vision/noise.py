@@ -225,7 +225,7 @@ def _strips(image: np.ndarray) -> np.ndarray:
     """:data:`STRIPS` strips of three rows, spread down ``image``, one after another."""
     h = image.shape[0]
     starts = np.linspace(0, h - 3, min(STRIPS, h - 2)).astype(np.intp)
-    return image[(starts[:, None] + np.arange(3)).ravel()]
+    return np.asarray(image[(starts[:, None] + np.arange(3)).ravel()])
 
 
 def _strip_response(rows: np.ndarray) -> np.ndarray:
