@@ -105,8 +105,9 @@ _MEDIAN_ABS = 6.0 * 0.6745
 
 @dataclass(frozen=True)
 class Grain:
-    """A frame's grain, in grey levels of brightness: ``fine`` at the pixel's own scale,
-    ``coarse`` in blotches a few pixels across.
+    """A frame's grain, in grey levels: ``fine`` at the pixel's own scale and ``coarse``
+    in blotches a few pixels across, both of its brightness, and ``colour``, the fine
+    grain of its two colour-difference channels (:attr:`plain` when there is little).
 
     >>> Grain(fine=2.0, coarse=3.0).blur, Grain(fine=2.0, coarse=3.0).held
     (0.0, False)
