@@ -84,27 +84,31 @@ def _changed_reader(change: Callable[[np.ndarray], np.ndarray]) -> Reader:
     return read
 
 
-def _doubled_jpeg_reader(image: np.ndarray, cal: Calibration | None) -> Reading:
-    """The reader on the photo as a webcam asked for twice its size sends it (the USB
-    camera asks for 1280×960): enlarged, then saved as JPEG at quality 40; the dice it
-    finds are given back at the photo's own scale, where its labels are."""
-    big = _jpeg(cv2.resize(image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC), 40)
-    reading = read_dice(big, cal)  # read_dice fits a calibration to the frame's size
-    return Reading(tuple(_halved(d) for d in reading.dice), reading.ms)
+def _doubled(change: Callable[[np.ndarray], np.ndarray],
+             calibration: Calibration | None = None) -> Reader:
+    """The reader on the photo as a camera asked for twice its size sends it (the USB
+    camera asks for 1280×960): enlarged, then ``change``d, and read with ``calibration``
+    (or the one it is given; read_dice fits it to the frame's size); the dice it finds
+    are given back at the photo's own scale, where its labels are."""
+    def read(image: np.ndarray, cal: Calibration | None) -> Reading:
+        big = change(cv2.resize(image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
+        reading = read_dice(big, calibration if calibration is not None else cal)
+        return Reading(tuple(_halved(d) for d in reading.dice), reading.ms)
+    return read
+
+
+# A webcam's stream at twice the size, saved as JPEG at quality 40.
+_doubled_jpeg_reader = _doubled(lambda big: _jpeg(big, 40))
 
 
 def _doubled_grainy_reader(face: float) -> Reader:
-    """The reader on the photo enlarged to twice its size, as a 1280×960 camera in a dim
-    room gives it (noise of 32 levels on each colour, sent as JPEG 75), with the die size
-    the table would have measured (twice ``face``). Its dice would read through more grain
-    than the levels allow, which are set on small dice; judged at their size, they read
-    two confident misreads more (vision/training/README.md, twenty-eighth round), so they
-    are held. Dice are given back at the photo's own scale."""
-    def read(image: np.ndarray, _cal: Calibration | None) -> Reading:
-        big = cv2.resize(image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)
-        reading = read_dice(_jpeg(_noisy(big, 32.0), 75), Calibration(die_size_px=2.0 * face))
-        return Reading(tuple(_halved(d) for d in reading.dice), reading.ms)
-    return read
+    """A 1280×960 camera in a dim room (noise of 32 levels on each colour, sent as JPEG
+    75), with the die size the table would have measured (twice ``face``). Its dice would
+    read through more grain than the levels allow, which are set on small dice; judged at
+    their size, they read two confident misreads more (vision/training/README.md,
+    twenty-eighth round), so they are held."""
+    return _doubled(lambda big: _jpeg(_noisy(big, 32.0), 75),
+                    Calibration(die_size_px=2.0 * face))
 
 
 def _halved(die: DieRead) -> DieRead:

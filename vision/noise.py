@@ -231,9 +231,7 @@ def _strips(image: np.ndarray) -> np.ndarray:
 
 def _strip_response(rows: np.ndarray) -> np.ndarray:
     """The absolute response to Immerkaer's kernel along the middle row of each strip of
-    three ``rows`` (one channel)."""
-    if rows.shape[0] < 3 or rows.shape[1] < 3:
-        return np.zeros(1, np.int16)
+    three ``rows`` (one channel, at least three pixels wide)."""
     return np.abs(cv2.filter2D(rows, cv2.CV_16S, _KERNEL)[1::3, 1:-1]).ravel()
 
 

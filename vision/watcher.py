@@ -162,8 +162,8 @@ class WatchSettings:
     hand in the tray; the reader still gets the whole frame.
 
     ``level`` is in grey levels of the ``width``-px thumbnail (after matching
-    brightness; in a grainy picture the grain raises it, see :data:`NOISE_MARGIN`); the fractions are of its pixels: ``motion_fraction`` changed between
-    two frames is movement, ``scene_fraction`` changed since the last settled scene is a
+    brightness; in a grainy picture the grain raises it, see :data:`NOISE_MARGIN`); the
+    fractions are of its pixels: ``motion_fraction`` changed between two frames is movement, ``scene_fraction`` changed since the last settled scene is a
     new scene. A brightness jump above ``flicker`` (relative) is skipped for up to
     ``flicker_frames`` frames. A changed blob of ``hand_fraction`` of the picture, or of
     ``hand_edge_fraction`` touching its edge, is a hand, waited on for at most
