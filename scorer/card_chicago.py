@@ -306,10 +306,9 @@ class CardChicagoRules(Rules[CardChicagoState]):
             raise Refusal(f"{deal.caller} has already called Chicago this deal")
         if deal.phase not in BEFORE_TRICKS:
             raise Refusal(f"Chicago is called before the first trick, not at {deal.phase}")
-        need = state.options["chicago_from"]
-        if state.totals[player] < need:
+        if not _may_call(state, player):
             raise Refusal(f"{player} has {state.totals[player]} points; calling Chicago "
-                          f"needs at least {need}")
+                          f"needs at least {state.options['chicago_from']}")
 
     def _verify_trick(self, state: CardChicagoState, action: Action) -> None:
         deal = state.deal
@@ -559,7 +558,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
             if _show_round(deal) is not None:
                 legal.append("show")
             if deal.phase in BEFORE_TRICKS and deal.caller is None and any(
-                    state.totals[p] >= state.options["chicago_from"] for p in state.seats):
+                    _may_call(state, p) for p in state.seats):
                 legal.append("call")
             if deal.phase in TRICK_PHASES:
                 legal.append("trick")
@@ -569,6 +568,14 @@ class CardChicagoRules(Rules[CardChicagoState]):
 
     def help(self, options: Mapping[str, Any]) -> list[str]:
         return help_lines(options)
+
+
+def _may_call(state: CardChicagoState, player: str) -> bool:
+    """Whether ``player``'s total lets them call Chicago: from ``chicago_from`` points, or
+    at any score, below zero too, when that option is 0 (RULES.md: "from 15 points or
+    always")."""
+    need = state.options["chicago_from"]
+    return not need or state.totals[player] >= need
 
 
 def _need_player(action: Action) -> str:
@@ -722,7 +729,7 @@ def random_action(game: Any, rng: Any) -> dict[str, Any]:
     exchangers = _may_exchange(deal)
     if exchangers and rng.random() < 0.5:
         return {"type": "exchange", "player": rng.choice(exchangers), "count": rng.randint(0, 5)}
-    callers = [p for p in deal.order if state.totals[p] >= state.options["chicago_from"]]
+    callers = [p for p in deal.order if _may_call(state, p)]
     if deal.phase in BEFORE_TRICKS and deal.caller is None and callers:
         # Calls come after the last exchange as a rule, now and then earlier.
         if rng.random() < (0.2 if deal.phase == EXCHANGE_PHASES[2] else 0.02):

@@ -280,6 +280,21 @@ def test_chicago_from_0_allows_a_call_at_any_score() -> None:
     assert g.state()["deal"]["caller"] == "Bertil"
 
 
+def test_chicago_from_0_allows_a_call_below_zero_too() -> None:
+    # "from 15 points or always": a failed call (-15) is the usual way below zero.
+    g = game(chicago_from=0)
+    show(g, 1, {})
+    show(g, 2, {})
+    g.apply({"type": "call", "player": "Bertil"})
+    tricks(g, ["Aino"])
+    assert score(g)["Bertil"] == -15
+    show(g, 1, {})
+    show(g, 2, {})
+    assert "call" in g.state()["next"]["actions"]
+    g.apply({"type": "call", "player": "Bertil"})
+    assert g.state()["deal"]["caller"] == "Bertil"
+
+
 def test_a_successful_chicago_scores_15_plus_the_last_trick_and_the_hand() -> None:
     g = game()
     sweep(g, "Aino")                                   # 29
