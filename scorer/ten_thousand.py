@@ -336,10 +336,11 @@ class TenThousandRules(Rules[TenThousandState]):
 
     def _settle(self, state: TenThousandState) -> None:
         """After the final round or a tie-break round: the highest total wins, or the
-        players tied for it play another round, in seat order."""
-        field_ = state.contenders or state.seats
-        best = max(state.scores[p] for p in field_)
-        leaders = [p for p in state.seats if p in field_ and state.scores[p] == best]
+        players tied for it play another round, in seat order. The highest of everyone's:
+        with three farkles costing points, the tied players can fall below one who was
+        not in the tie, who then wins (RULES.md: "Then the highest total wins")."""
+        best = max(state.scores.values())
+        leaders = [p for p in state.seats if state.scores[p] == best]
         if len(leaders) == 1:
             state.finished, state.winner, state.queue = True, leaders[0], []
             return

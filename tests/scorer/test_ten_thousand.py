@@ -287,6 +287,26 @@ def test_only_the_tied_leaders_play_the_tie_break() -> None:
     assert game.state()["winner"] == "B" and scores(game) == [5000, 5050, 0]
 
 
+def test_tied_players_who_fall_below_another_in_the_tie_break_do_not_win() -> None:
+    # Three farkles cost 1000, so a tie-break can take the tied players below a third
+    # who was not in it: then the highest total, the third's, wins.
+    four_ones = [roll("A", 1, 1, 1, 1, 2, 3), keep("A", 1, 1, 1, 1), bank("A")]
+    game = play(six_of("A", 1) + six_of("B", 1) + six_of("C", 1)
+                + four_ones + [dict(a, player="B") for a in four_ones]
+                + [roll("C", 1, 2, 3, 4, 5, 6), keep("C", 1, 2, 3, 4, 5, 6), bank("C")],
+                ("A", "B", "C"), three_farkles=-1000)
+    assert scores(game) == [10000, 10000, 9500]
+    for _ in range(2):
+        for action in farkle("A") + farkle("B"):
+            game.apply(action)
+    assert not game.state()["finished"] and game.state()["tie_break"]["round"] == 3
+    for action in farkle("A") + farkle("B"):           # the third farkle in a row: -1000
+        game.apply(action)
+    state = game.state()
+    assert scores(game) == [9000, 9000, 9500]
+    assert state["finished"] and state["winner"] == "C"
+
+
 def test_tie_break_banks_count_even_with_exact_target() -> None:
     game = play(six_of("A", 6) + six_of("B", 6) + small("A", 200) + small("B", 200),
                 target=5000, exact_target=True)
