@@ -176,8 +176,8 @@ class Game:
 
     @property
     def log(self) -> list[dict[str, Any]]:
-        """The actions as appended (a copy)."""
-        return [dict(a) for a in self._log]
+        """The actions as appended (a copy, lists inside it too)."""
+        return [_copied(a) for a in self._log]
 
     def __len__(self) -> int:
         """How many actions the log holds (undo and correct included)."""
@@ -265,7 +265,9 @@ class Game:
         action, replayed = self._plan(raw)
         if action.type == "correct":
             self._kept[action.index] = self._keep()
-        self._log.append(dict(raw))
+        # A copy to the bottom: the caller's dice list, changed later, must not change the
+        # log (and so the game file) while the game as scored stays as it was.
+        self._log.append(_copied(raw))
         self._parsed.append(action)
         if replayed is not None and replayed.logged is not None:
             self._turns = list(replayed.logged)
@@ -497,3 +499,21 @@ def load_game(data: Any) -> Game:
     for action in actions:
         game.apply(action)
     return game
+
+
+def _copied(action: Mapping[str, Any]) -> dict[str, Any]:
+    """An action (plain JSON-like data) copied with every list and object inside it.
+
+    >>> raw = {"type": "roll", "player": "A", "dice": [1, 2]}
+    >>> copy = _copied(raw); raw["dice"][0] = 6; copy["dice"]
+    [1, 2]
+    """
+    return {key: _copied_value(value) for key, value in action.items()}
+
+
+def _copied_value(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {key: _copied_value(v) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_copied_value(v) for v in value]
+    return value

@@ -203,3 +203,14 @@ def test_a_name_must_be_text_that_a_file_can_carry():
     with pytest.raises(IllegalAction, match="1 to 40 characters"):
         game.apply({"type": "join", "player": "Cecilia\ud800"})
     game.apply({"type": "join", "player": "Åsa 🎲"})
+
+
+def test_the_log_keeps_the_dice_as_thrown_when_the_callers_list_changes_later():
+    game = new_game("ten_thousand", ["A", "B"])
+    dice = [1, 1, 1, 2, 3, 4]
+    game.apply({"type": "roll", "player": "A", "dice": dice})
+    dice[0] = 6
+    assert game.log[0]["dice"] == [1, 1, 1, 2, 3, 4]
+    assert game.to_file()["actions"][0]["dice"] == game.state()["turn"]["throw"]
+    game.log[0]["dice"][1] = 6          # nor does a change to a copy handed out
+    assert game.log[0]["dice"] == [1, 1, 1, 2, 3, 4]
