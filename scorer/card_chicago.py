@@ -22,7 +22,7 @@ from typing import Any, Mapping, Sequence
 from .actions import Action
 from .cards import (Card, CardError, Category, HandValue, deck, describe, hand_value,
                     parse_card, parse_hand, suit_key)
-from .errors import Refusal
+from .errors import Refusal, with_article
 from .rules import Rules
 
 WIN_AT = 52
@@ -265,6 +265,8 @@ class CardChicagoRules(Rules[CardChicagoState]):
         if deal.exchange is None:
             raise Refusal(f"no exchange is open: the deal is at {deal.phase}")
         count = action.get("count")
+        if "count" not in action.fields:
+            raise Refusal("an exchange needs 'count', how many cards were exchanged (0..5)")
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 5:
             raise Refusal(f"an exchange needs 'count', a whole number 0..5, not {count!r}")
         if player in deal.stopped:
@@ -316,6 +318,9 @@ class CardChicagoRules(Rules[CardChicagoState]):
             raise Refusal(f"no trick is played now: the deal is at {deal.phase}"
                           f"{_due_show(deal)}")
         winner = action.get("winner")
+        if "winner" not in action.fields:
+            raise Refusal(f"a trick needs 'winner', the player who took it "
+                          f"(players: {', '.join(state.seats)})")
         if not isinstance(winner, str) or winner not in state.seats:
             raise Refusal(f"the trick's winner {winner!r} is not in the game "
                           f"(players: {', '.join(state.seats)})")
@@ -580,7 +585,7 @@ def _may_call(state: CardChicagoState, player: str) -> bool:
 
 def _need_player(action: Action) -> str:
     if action.player is None:
-        raise Refusal(f"a {action.type} needs 'player'")
+        raise Refusal(f"{with_article(action.type)} needs 'player'")
     return action.player
 
 

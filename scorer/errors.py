@@ -35,6 +35,15 @@ class IllegalAction(GameError):
         super().__init__(f"{describe(index, action)}: {reason}")
 
 
+def with_article(noun: str) -> str:
+    """``noun`` after "a" or "an", for messages.
+
+    >>> with_article("exchange"), with_article("roll")
+    ('an exchange', 'a roll')
+    """
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 class Refusal(GameError):
     """Raised by a family's rules with just the reason; the game wraps it in ``IllegalAction``."""
 
@@ -44,7 +53,9 @@ def describe(index: int | None, action: Any) -> str:
     where = "action" if index is None else f"action {index}"
     if not isinstance(action, Mapping):
         return where
-    kind = action.get("type", "?")
+    kind = action.get("type")
+    if not isinstance(kind, str) or not kind:
+        kind = "action with no type"
     # A trick names its winner rather than a player.
     player = action.get("player", action.get("winner"))
     return f"{where} ({kind} by {player})" if isinstance(player, str) else f"{where} ({kind})"

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
 from .actions import Action, is_name
-from .errors import Refusal
+from .errors import Refusal, with_article
 from .rules import Rules
 
 
@@ -139,7 +139,7 @@ class SumChicagoRules(Rules[SumChicagoState]):
         if state.finished:
             raise Refusal("the game is over")
         if action.player is None:
-            raise Refusal(f"a {action.type} needs 'player'")
+            raise Refusal(f"{with_article(action.type)} needs 'player'")
         if action.type == "leave":
             if action.player not in state.active:
                 raise Refusal(f"{action.player} has already left")
@@ -159,8 +159,11 @@ class SumChicagoRules(Rules[SumChicagoState]):
         name = action.player
         if not is_name(name):
             raise Refusal(f"a name is 1 to 40 characters, not {name!r}")
-        if name in state.seats:
+        if name in state.active:
             raise Refusal(f"{name} is already in the game")
+        if name in state.seats:
+            raise Refusal(f"{name} has left the game, and a name that has played stays "
+                          "theirs: join under another name")
         if state.finished or state.in_tie_break:
             raise Refusal("the rounds are over; nobody can join now")
         if len(state.seats) >= self.max_players:

@@ -194,7 +194,7 @@ class TenThousandRules(Rules[TenThousandState]):
             raise Refusal("set aside at least one scoring die")
         missing = Counter(dice) - Counter(throw)
         if missing:
-            raise Refusal(f"{sorted(missing.elements())} not in the latest throw {list(throw)}")
+            raise Refusal(_not_thrown(missing, Counter(throw), list(throw)))
         if score_selection(dice, state.table) is None:
             raise Refusal(f"{sorted(dice)} does not score: every die set aside must belong to "
                           "a scoring combination")
@@ -576,3 +576,22 @@ def random_action(game: Any, rng: random.Random, banking: bool = True) -> dict[s
         return {"type": "bank", "player": player}
     return {"type": "roll", "player": player,
             "dice": [rng.randint(1, 6) for _ in range(state.turn.dice_left)]}
+
+
+def _not_thrown(missing: Counter[int], thrown: Counter[int], throw: list[int]) -> str:
+    """Why dice to set aside are not all in the latest ``throw``: a value not thrown at
+    all, or more of a value than were thrown.
+
+    >>> _not_thrown(Counter([1]), Counter([1, 5, 2, 2, 3, 4]), [1, 5, 2, 2, 3, 4])
+    'two 1s set aside, but only one 1 in the latest throw [1, 5, 2, 2, 3, 4]'
+    >>> _not_thrown(Counter([6]), Counter([1, 5]), [1, 5])
+    'a 6 set aside, but no 6 in the latest throw [1, 5]'
+    """
+    value = min(missing)
+    had, asked = thrown[value], thrown[value] + missing[value]
+    wanted = f"a {value}" if asked == 1 else f"{_COUNT_WORDS[asked]} {value}s"
+    found = "no" if had == 0 else f"only {_COUNT_WORDS[had]}"
+    return f"{wanted} set aside, but {found} {value} in the latest throw {throw}"
+
+
+_COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six"]

@@ -652,7 +652,8 @@ def test_zero_only_with_the_option_and_only_at_once() -> None:
 
 @pytest.mark.parametrize("action, reason", [
     ({"type": "trick", "winner": "Cecilia"}, "winner 'Cecilia' is not in the game"),
-    ({"type": "trick"}, "winner None is not in the game"),
+    ({"type": "trick"}, "a trick needs 'winner', the player who took it"),
+    ({"type": "trick", "player": "Aino"}, "a trick needs 'winner'"),
     ({"type": "trick", "winner": "Aino", "card": "1S"}, "'1S' is not a card"),
     ({"type": "trick", "winner": "Aino", "card": "AS AH"}, "is not a card"),
     ({"type": "show", "round": 3, "hands": {}}, "after the five tricks"),
@@ -695,7 +696,8 @@ def test_illegal_hands(hands: dict[str, Any], reason: str) -> None:
     ({"type": "call", "player": "Aino"}, "Aino has 0 points; calling Chicago needs at least 15"),
     ({"type": "trick", "winner": "Aino"}, "no trick is played now: the deal is at exchange 1"),
     ({"type": "call"}, "needs 'player'"),
-    ({"type": "exchange", "count": 1}, "needs 'player'"),
+    ({"type": "exchange", "count": 1}, "an exchange needs 'player'"),
+    ({"type": "exchange", "player": "Aino"}, "an exchange needs 'count', how many cards"),
     ({"type": "exchange", "player": "Cecilia", "count": 1}, "unknown player 'Cecilia'"),
     ({"type": "roll", "player": "Aino", "dice": [1, 2]}, "unknown action type 'roll'"),
 ])

@@ -181,7 +181,7 @@ def test_tie_break_throws_are_single_even_with_two_throws():
     ({"type": "roll", "player": "A", "dice": [1, 1, 1]}, "takes 2 dice, not 3"),
     ({"type": "roll", "player": "A"}, "a roll needs 'dice'"),
     ({"type": "bank", "player": "A"}, "unknown action type 'bank'"),
-    ({"player": "A"}, "no 'type'"),
+    ({"player": "A"}, "action 2 (action with no type by A): "),
     ({"type": "correct", "action": 5, "dice": [1, 1]}, "no action 5 to correct"),
     ({"type": "correct", "action": 0, "dice": [1, 9]}, "die value 9"),
     ({"type": "join", "player": "A"}, "A is already in the game"),
@@ -197,6 +197,14 @@ def test_illegal_actions_name_the_action_and_change_nothing(action, message):
     assert message in str(err.value)
     assert str(err.value).startswith("action 2")
     assert game.state() == before and len(game.log) == 2
+
+
+def test_a_player_who_left_is_told_why_their_name_cannot_join_again():
+    game = new_game("sum_chicago", ["A", "B", "C"])
+    game.apply({"type": "leave", "player": "A"})
+    with pytest.raises(IllegalAction) as err:
+        game.apply({"type": "join", "player": "A"})
+    assert "A has left the game" in str(err.value) and "another name" in str(err.value)
 
 
 def test_nothing_to_undo_and_no_roll_after_the_end():

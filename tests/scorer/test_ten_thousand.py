@@ -381,7 +381,8 @@ ILLEGAL = [
     ([], keep("A", 1), "nothing to set aside: roll first"),
     ([], bank("A"), "nothing set aside to bank"),
     ([roll("A", 1, 5, 2, 3, 4, 6)], keep("A", 2), "[2] does not score"),
-    ([roll("A", 1, 5, 2, 3, 4, 6)], keep("A", 1, 1), "[1] not in the latest throw"),
+    ([roll("A", 1, 5, 2, 3, 4, 6)], keep("A", 1, 1),
+     "two 1s set aside, but only one 1 in the latest throw"),
     ([roll("A", 1, 5, 2, 3, 4, 6)], keep("A", 1, 6), "[1, 6] does not score"),
     ([roll("A", 1, 5, 2, 3, 4, 6)], keep("A"), "at least one scoring die"),
     ([roll("A", 1, 5, 2, 3, 4, 6)], roll("A", *FARKLE6), "set aside scoring dice from the latest"),
@@ -421,7 +422,7 @@ def test_a_correction_that_makes_a_set_aside_illegal_drops_the_rest_of_the_turn(
     state = game.state()
     assert [(d["action"], d["player"]) for d in state["dropped"]] == [(1, "A"), (2, "A"),
                                                                       (3, "A"), (4, "A")]
-    assert "[1, 1] not in the latest throw" in state["dropped"][0]["reason"]
+    assert "three 1s set aside, but only one 1 in the latest throw" in state["dropped"][0]["reason"]
     assert scores(game) == [0, 100]                   # A's turn ended without banking
     assert state["next"]["player"] == "A" and state["turns"] == 2
 
