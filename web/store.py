@@ -401,8 +401,10 @@ class Store:
         """Record whether a game is over and who won, or lost (derived data: replay can
         redo it)."""
         with self._write() as db:
-            db.execute("UPDATE games SET finished = ?, winner = ?, loser = ? WHERE id = ?",
-                       (time.time() if finished else None, winner, loser, game_id))
+            # A game already over keeps the time it ended when a correction changes who won.
+            db.execute("UPDATE games SET finished = CASE WHEN ? THEN COALESCE(finished, ?) END, "
+                       "winner = ?, loser = ? WHERE id = ?",
+                       (finished, time.time(), winner, loser, game_id))
         if finished:
             self._copy_soon()
 
@@ -412,20 +414,20 @@ class Store:
             return None
         with self._lock:
             row = self._db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
-        return None if row is None else _game_row(row)
+        return None if row is None else self._game_row(row)
 
     def games(self) -> list[GameRow]:
         """Every game, newest first."""
         with self._lock:
             rows = self._db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
-        return [_game_row(r) for r in rows]
+        return [self._game_row(r) for r in rows]
 
     def actions(self, game_id: int) -> list[dict[str, Any]]:
         """A game's log, in order."""
         with self._lock:
-            rows = self._db.execute("SELECT body FROM actions WHERE game=? ORDER BY idx",
+            rows = self._db.execute("SELECT idx, body FROM actions WHERE game=? ORDER BY idx",
                                     (game_id,)).fetchall()
-        return [json.loads(r[0]) for r in rows]
+        return [self._decoded(body, f"action {idx} of game {game_id}", dict) for idx, body in rows]
 
     def game_file(self, game_id: int) -> dict[str, Any] | None:
         """The game file (GAMEFILE.md) of a stored game."""
@@ -466,7 +468,7 @@ class Store:
             return None
         with self._lock:
             row = self._db.execute("SELECT * FROM readings WHERE id=?", (reading_id,)).fetchone()
-        return None if row is None else _reading_row(row)
+        return None if row is None else self._reading_row(row)
 
     def latest_reading(self, game_id: int | None, skip: tuple[str, ...] = ()) -> ReadingRow | None:
         """The newest reading of a game, leaving out those whose status is in ``skip``."""
@@ -474,7 +476,7 @@ class Store:
         with self._lock:
             row = self._db.execute(f"SELECT * FROM readings WHERE game IS ? AND status NOT IN ({marks}) "
                                    "ORDER BY id DESC LIMIT 1", (game_id, *skip)).fetchone()
-        return None if row is None else _reading_row(row)
+        return None if row is None else self._reading_row(row)
 
     def newest_reading(self, game_id: int | None,
                        counts: Callable[[ReadingRow], bool]) -> ReadingRow | None:
@@ -484,7 +486,7 @@ class Store:
             rows = self._db.execute("SELECT * FROM readings WHERE game IS ? ORDER BY id DESC",
                                     (game_id,))
             for row in rows:
-                found = _reading_row(row)
+                found = self._reading_row(row)
                 if counts(found):
                     return found
         return None
@@ -496,7 +498,36 @@ class Store:
         with self._lock:
             row = self._db.execute("SELECT * FROM readings WHERE game=? AND action=?",
                                    (game_id, index)).fetchone()
-        return None if row is None else _reading_row(row)
+        return None if row is None else self._reading_row(row)
+
+    # -- rows ------------------------------------------------------------------------------
+
+    def _game_row(self, row: tuple[Any, ...]) -> GameRow:
+        game_id = int(row[0])
+        return GameRow(game_id, row[1], self._decoded(row[2], f"game {game_id}'s options", dict),
+                       self._decoded(row[3], f"game {game_id}'s players", list), row[4], row[5],
+                       row[6], row[7])
+
+    def _reading_row(self, row: tuple[Any, ...]) -> ReadingRow:
+        reading_id = int(row[0])
+        return ReadingRow(reading_id, row[1],
+                          self._decoded(row[2], f"reading {reading_id}'s dice", list),
+                          row[3], row[4], row[5], row[6], row[7])
+
+    def _decoded(self, text: Any, what: str, kind: type) -> Any:
+        """A JSON value kept in the database: a row damaged under it (a bad memory card,
+        a hand edit) is refused naming the file and the row, never taken for the
+        request's fault, and the database is left as it is."""
+        try:
+            value = json.loads(text)
+        except (TypeError, ValueError) as exc:
+            why = f"not JSON: {exc}"
+        else:
+            if isinstance(value, kind):
+                return value
+            why = f"a {type(value).__name__} where a {kind.__name__} belongs"
+        raise StoreError(f"{self.path}: {what} is damaged ({why}); the database was left as "
+                         f"it is: move it away to start afresh{self.copy_hint()}")
 
     # -- settings --------------------------------------------------------------------------
 
@@ -575,22 +606,13 @@ def _fill_losers(db: sqlite3.Connection) -> None:
     finished = db.execute("SELECT id, options, players FROM games WHERE family='pub_chicago' "
                           "AND finished IS NOT NULL").fetchall()
     for game_id, options, players in finished:
-        actions = [json.loads(r[0]) for r in db.execute(
-            "SELECT body FROM actions WHERE game=? ORDER BY idx", (game_id,))]
         try:
+            actions = [json.loads(r[0]) for r in db.execute(
+                "SELECT body FROM actions WHERE game=? ORDER BY idx", (game_id,))]
             loser = scorer.load_game({"format": "dicetray-game/1", "family": "pub_chicago",
                                       "options": json.loads(options),
                                       "players": json.loads(players), "actions": actions}
                                      ).state()["loser"]
         except ValueError:
-            continue     # a log that no longer replays keeps saying "over"
+            continue     # a log that no longer replays (or reads) keeps saying "over"
         db.execute("UPDATE games SET loser=? WHERE id=?", (loser, game_id))
-
-
-def _game_row(row: tuple[Any, ...]) -> GameRow:
-    return GameRow(int(row[0]), row[1], json.loads(row[2]), json.loads(row[3]), row[4], row[5],
-                   row[6], row[7])
-
-
-def _reading_row(row: tuple[Any, ...]) -> ReadingRow:
-    return ReadingRow(int(row[0]), row[1], json.loads(row[2]), row[3], row[4], row[5], row[6], row[7])

@@ -270,6 +270,9 @@ class Table:
         self.game_id, self.game = game_id, game
         if game.state()["finished"]:
             self._finished_at = time.monotonic()
+        # A stop between an action and the record of the result it brought (two writes)
+        # left the history saying otherwise: the replayed game is the truth.
+        self._record_result(game_id, game.state())
 
     def start(self) -> "Table":
         """Start the camera thread and the service thread (when there is a camera or a demo)."""
@@ -685,14 +688,27 @@ class Table:
             st = game.state()
             if st["finished"] and self._finished_at is None:
                 self._finished_at = time.monotonic()
-                self.store.mark_finished(self.game_id, True, st.get("winner"), st.get("loser"))
             elif not st["finished"] and self._finished_at is not None:
                 self._finished_at = None
-                self.store.mark_finished(self.game_id, False, None)
             if action.get("type") == "roll":
                 self._last_scored = time.monotonic()
+            try:
+                self._record_result(self.game_id, st)
+            except StoreError as exc:
+                # The action is stored, so it stands and every screen shows it; the
+                # history's line is put right by the next action or at the next start.
+                log.warning("the result of game %s was not recorded: %s", self.game_id, exc)
             self._publish(revision)
             self._scored_frames.save()   # after the score is out
+
+    def _record_result(self, game_id: int, st: dict[str, Any]) -> None:
+        """Put the game's record (over or not, who won, who lost: the history's line)
+        right with ``st``, its state as scored, when it says otherwise: when the game ends
+        or is taken back, and when a correction changes who won."""
+        row = self.store.game(game_id)
+        result = (bool(st["finished"]), st.get("winner"), st.get("loser"))
+        if row is not None and (row.finished is not None, row.winner, row.loser) != result:
+            self.store.mark_finished(game_id, *result)
 
     def act(self, action: dict[str, Any]) -> None:
         """Apply any action of the game file format (the engine checks it)."""
