@@ -30,6 +30,7 @@ SNAPSHOT_QUALITY = 90  # JPEG quality of /api/frame.jpg: pips must stay sharp to
 # runs, which a lookahead of 1 turns on; an SSE stream then ends soon after its screen
 # closes instead of holding a server thread until the next keep-alive write fails.
 WAITRESS_OPTIONS = {"channel_request_lookahead": 1}
+MAX_BODY = 64 * 1024  # bytes of a request body: the largest the pages send is under 2 KB
 
 
 class BadRequest(ValueError):
@@ -40,6 +41,9 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     """The app around one table."""
     app = Flask(__name__)
     app.config["JSON_SORT_KEYS"] = False
+    # Every request the pages send is a small JSON object; a body far bigger is no tap,
+    # and would be kept in the log and every game file exported from it.
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
     # -- errors ----------------------------------------------------------------------------
@@ -68,6 +72,9 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:
+        if exc.code == 413:
+            return error(f"the request body is over {MAX_BODY // 1024} KB: no page of "
+                         "dicetray sends one so big", 413)
         if request.path.startswith("/api/"):
             return error(exc.description or exc.name, exc.code or 400)
         return exc
@@ -83,7 +90,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         if not raw.strip():
             return {}
         try:
-            data = json.loads(raw)
+            data = json.loads(raw, parse_constant=_not_json)
         except ValueError as exc:
             raise BadRequest(f"malformed JSON: {exc}") from None
         except RecursionError:
@@ -381,3 +388,9 @@ def _stream(table: Table, keep_alive: float,
         if quiet >= keep_alive:
             quiet = 0.0
             yield ": keep-alive\n\n"
+
+
+def _not_json(name: str) -> Any:
+    """Python reads NaN and Infinity in JSON, which is none: kept in a game's log, they
+    would make every file exported from it unreadable elsewhere."""
+    raise ValueError(f"{name} is not a JSON value")
