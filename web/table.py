@@ -16,6 +16,7 @@ import json
 import logging
 import threading
 import time
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, TypeVar
 
@@ -87,6 +88,10 @@ def seat_names(players: Any) -> Any:
     return names
 
 
+# Unicode's marks that embed, override or isolate a direction of text.
+_TURNING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def joining_name(seated: Any, player: str) -> str:
     """The name a newcomer typed, without the spaces around it; refused when it differs
     only in case or by those spaces from someone at the table (who left, too).
@@ -94,10 +99,18 @@ def joining_name(seated: Any, player: str) -> str:
     Only the newcomer is checked: a game begun before names were checked may hold such
     twins already, and must still take a new player.
 
+    A name with a control character (a tab, a line break) or one that turns the text's
+    direction (U+202E and its kin) is refused too: the scoreboard would show it garbled,
+    or the names after it backwards.
+
     >>> joining_name(["Aino", "aino"], " Dora ")
     'Dora'
     """
     name = player.strip()
+    odd = next((c for c in name if unicodedata.category(c) == "Cc" or c in _TURNING), None)
+    if odd is not None:
+        raise TableError(f"players: {name!r} holds the control character U+{ord(odd):04X}; "
+                         "type the name without it", 400)
     for other in seated:
         if other != name and other.strip().casefold() == name.casefold():
             raise TableError(f"players: {other!r} and {name!r} differ only in case or "
@@ -714,7 +727,12 @@ class Table:
         """Apply any action of the game file format (the engine checks it)."""
         if not isinstance(action, dict):
             raise TableError("an action is a JSON object", 400)
-        self._commit(dict(action))
+        with self._lock:
+            action = dict(action)
+            if action.get("type") == "join" and isinstance(action.get("player"), str):
+                # A name typed now, checked as the join form's is.
+                action["player"] = joining_name(self._need_game().seated(), action["player"])
+            self._commit(action)
 
     def hand_roll(self, dice: Any, player: Any = None) -> None:
         """A throw entered by hand, for ``player`` or whoever's throw it is."""

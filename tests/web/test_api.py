@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 import scorer
 from web.fakes import reading
 
@@ -184,6 +186,27 @@ def test_names_that_differ_only_in_case_are_refused(api: Any) -> None:
     assert "'Aino' and 'aino' differ only in case" in s["error"]
     s = api.post("join", {"player": "BERTIL"}, status=400)
     assert "'Bertil' and 'BERTIL'" in s["error"]
+    assert api.state() == before
+
+
+def test_a_join_sent_as_a_game_file_action_is_checked_as_the_join_form_is(api: Any) -> None:
+    api.start(["Aino", "Bertil"])
+    before = api.state()
+    s = api.post("action", {"type": "join", "player": "aino"}, status=400)
+    assert "'Aino' and 'aino' differ only in case" in s["error"]
+    assert api.state() == before
+    s = api.post("action", {"type": "join", "player": " Dora "})
+    assert [p["name"] for p in s["game"]["players"]] == ["Aino", "Bertil", "Dora"]
+
+
+@pytest.mark.parametrize("name", ["\u202eonia", "a\u0000b", "Ai\tno"])
+def test_a_name_with_a_control_character_is_refused(api: Any, name: str) -> None:
+    api.start(["Aino", "Bertil"])
+    before = api.state()
+    s = api.post("join", {"player": name}, status=400)
+    assert "control character" in s["error"]
+    s = api.post("games", {"family": "sum_chicago", "players": ["Aino", name]}, status=400)
+    assert "control character" in s["error"]
     assert api.state() == before
 
 
