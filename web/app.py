@@ -217,8 +217,11 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         """Keep what the start form sent, to fill it in the same way next time."""
         settings = {"family": family, "players": players, "starter": starter}
         try:
+            # A settings file that cannot be read is the owner's to look at (its name is
+            # in the log), not to be written over unasked.
+            table.store.load_settings()
             table.store.save_settings(settings)
-        except OSError as exc:  # the game (or draw) started; the form's memory is a nicety
+        except (OSError, StoreError) as exc:  # the game (or draw) started; this is a nicety
             log.warning("could not save settings: %s", exc)
 
     @post("/api/games")

@@ -163,9 +163,6 @@ class Store:
         try:
             # check_same_thread=False: the lock, not the thread, guards the connection.
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
             if not fresh:
                 ok = db.execute("PRAGMA quick_check").fetchone()[0]
                 if ok != "ok":
@@ -175,6 +172,11 @@ class Store:
                     raise StoreError(
                         f"{self.path}: this is an SQLite file but not a dicetray database; "
                         "move it away or choose another --data folder")
+            # Only now, the file being ours: WAL mode is written into the file's header,
+            # and a file refused must be left exactly as it was.
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
             db.executescript(_SCHEMA)
             _add_loser_column(db)
             version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()

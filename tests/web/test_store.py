@@ -195,8 +195,11 @@ def test_an_other_sqlite_database_is_refused(data_dir: Path) -> None:
     db = data_dir / "dicetray.sqlite3"
     with sqlite3.connect(db) as conn:
         conn.execute("CREATE TABLE photos (id INTEGER)")
+    conn.close()
+    before = db.read_bytes()
     with pytest.raises(StoreError, match="not a dicetray database"):
         Store(data_dir)
+    assert db.read_bytes() == before            # not even switched to WAL mode
 
 
 def test_a_log_that_no_longer_replays_is_refused(data_dir: Path) -> None:
@@ -221,6 +224,13 @@ def test_settings_are_written_atomically(data_dir: Path) -> None:
     (data_dir / "settings.json").write_text("{broken")
     with pytest.raises(StoreError, match="settings.json"):
         store.load_settings()
+
+
+def test_a_settings_file_that_cannot_be_read_is_not_written_over(api: Any, data_dir: Path) -> None:
+    (data_dir / "settings.json").write_text('{"players": ["Ai')
+    api.start(["Aino", "Bertil"])               # the game starts all the same
+    assert (data_dir / "settings.json").read_text() == '{"players": ["Ai'
+    assert api.client.get("/api/settings").get_json() == {}
 
 
 def test_one_data_folder_serves_one_process(data_dir: Path) -> None:
