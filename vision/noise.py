@@ -93,6 +93,18 @@ COARSE_NOISY = 11.2
 COARSE_SIGMA = 1.0
 # The fine grain is measured on this many strips of three rows, spread down the frame.
 STRIPS = 24
+# The side (px) of byler-d6's dice's top faces at the photos' own size, where every level
+# above was set. The nets read a die shrunk to a crop of 32 px (vision.crops), so bigger
+# dice reach them with their grain averaged: a frame whose dice are SHRINK_CREDIT * k
+# times as big has its grain judged on the frame shrunk k times (see judged_at). Judged at
+# the dice's full size (a credit of 1), byler-d6's train photos at three times their size
+# with a webcam's grain (noise 24 at JPEG 75, every die held as they are) read 6
+# confident misreads against 3 clean: grain just under the levels misleads the nets more
+# on big dice than on small. With half the credit, every case tried at four and six
+# times the size read within clean photos' misreads (vision/training/README.md,
+# twenty-ninth round).
+REF_FACE = 31.0
+SHRINK_CREDIT = 2.0
 
 # Immerkaer's kernel: the difference of two Laplacians, blind to a frame's flat parts and
 # to its straight gradients, so what it answers is mostly the noise. Its response to white
@@ -107,7 +119,8 @@ _MEDIAN_ABS = 6.0 * 0.6745
 class Grain:
     """A frame's grain, in grey levels: ``fine`` at the pixel's own scale and ``coarse``
     in blotches a few pixels across, both of its brightness, and ``colour``, the fine
-    grain of its two colour-difference channels (:attr:`plain` when there is little).
+    grain of its two colour-difference channels (:attr:`plain` when there is little);
+    measured on the frame shrunk ``shrink`` times (:func:`judged_at`; 1: as it is).
 
     >>> Grain(fine=2.0, coarse=3.0).blur, Grain(fine=2.0, coarse=3.0).held
     (0.0, False)
@@ -119,11 +132,14 @@ class Grain:
     (1.49, True)
     >>> Grain(fine=2.0, coarse=9.0).blur, Grain(fine=2.0, coarse=9.0).held
     (1.0, False)
+    >>> Grain(fine=2.0, coarse=9.0, shrink=3).blur  # in the frame's own pixels
+    3.0
     """
 
     fine: float
     coarse: float
     colour: float = 0.0
+    shrink: int = 1
 
     @property
     def plain(self) -> bool:
@@ -133,14 +149,20 @@ class Grain:
 
     @property
     def blur(self) -> float:
-        """The Gaussian blur (px) the frame needs before it is read; 0 for none."""
+        """The Gaussian blur (px of the frame as it is) the frame needs before it is read;
+        0 for none."""
         sigma = 0.0
         if self.fine >= (PLAIN_QUIET_FROM if self.plain else QUIET_FROM):
             low, high = QUIET_SIGMA
             sigma = min(high, max(low, self.fine / QUIET_PER_SIGMA))
         if self.coarse >= COARSE_QUIET_FROM:
             sigma = max(sigma, COARSE_SIGMA)
-        return sigma
+        return sigma * self.shrink
+
+    @property
+    def calls_for_anything(self) -> bool:
+        """Whether the frame is to be smoothed or held (else it is read as it is)."""
+        return self.blur > 0 or self.held
 
     @property
     def held(self) -> bool:
@@ -153,11 +175,55 @@ def grain(image: np.ndarray) -> Grain:
 
     >>> flat = np.full((240, 320, 3), 120, np.uint8)
     >>> grain(flat)
-    Grain(fine=0.0, coarse=0.0, colour=0.0)
+    Grain(fine=0.0, coarse=0.0, colour=0.0, shrink=1)
     """
     grey = _grey(image)
     response = _fine_response(grey)
     return Grain(_fine(response), _coarse(grey, response), _colour(image))
+
+
+def shrink_for(face: float | None) -> int:
+    """How many times a frame whose dice's top faces are ``face`` px is shrunk before its
+    grain is judged: the whole times the dice are :data:`SHRINK_CREDIT` times as big as
+    :data:`REF_FACE`, and 1 (not at all) for dice under twice that, or when the size is
+    not known.
+
+    >>> shrink_for(31.0), shrink_for(86.0), shrink_for(124.0), shrink_for(200.0)
+    (1, 1, 2, 3)
+    >>> shrink_for(None)
+    1
+    """
+    if face is None or not face > 0:
+        return 1
+    return max(1, int(face // (SHRINK_CREDIT * REF_FACE)))
+
+
+def judged_at(image: np.ndarray, face: float | None, as_is: Grain | None = None) -> Grain:
+    """The grain of a BGR frame whose dice's top faces are ``face`` px, judged nearer to
+    where the nets see it: on the frame shrunk :func:`shrink_for` times (``shrink`` x
+    ``shrink`` means), as the nets read every die shrunk to 32 px. A phone's photo of a
+    tray shows dice of 150 px and more, and grain that would mislead the nets on
+    byler-d6's 31 px dice is averaged away on those. ``as_is``, the frame's :func:`grain`
+    when already measured, is returned for dice too small to be judged otherwise.
+
+    >>> rng = np.random.default_rng(0)
+    >>> flat = np.full((480, 640), 120.0)
+    >>> grainy = np.clip(flat + rng.normal(0.0, 20.0, flat.shape), 0, 255).astype(np.uint8)
+    >>> frame = cv2.cvtColor(grainy, cv2.COLOR_GRAY2BGR)
+    >>> grain(frame).held, judged_at(frame, 86.0).held, judged_at(frame, 124.0).held
+    (True, True, False)
+    >>> judged_at(frame, 124.0).shrink
+    2
+    """
+    k = shrink_for(face)
+    if k < 2:
+        return as_is if as_is is not None else grain(image)
+    h, w = (image.shape[0] // k) * k, (image.shape[1] // k) * k
+    if h < 3 * k or w < 3 * k:
+        return as_is if as_is is not None else grain(image)
+    small = cv2.resize(image[:h, :w], (w // k, h // k), interpolation=cv2.INTER_AREA)
+    measured = grain(small)
+    return Grain(measured.fine, measured.coarse, measured.colour, k)
 
 
 def noise_level(image: np.ndarray) -> float:
