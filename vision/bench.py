@@ -34,11 +34,14 @@ def _baseline_reader(image: np.ndarray, _cal: Calibration | None) -> Reading:
     return Reading(dice, (time.perf_counter() - start) * 1000.0)
 
 
-def _noisy(image: np.ndarray, sigma: float) -> np.ndarray:
+def _noisy(image: np.ndarray, sigma: float, *, grey: bool = False) -> np.ndarray:
     """``image`` with Gaussian sensor noise of ``sigma`` grey levels, the same for the same
-    photo in every run (seeded by its pixels)."""
+    photo in every run (seeded by its pixels): of its own on each colour, or with ``grey``
+    the same on every colour (grain of brightness alone, as a camera's processing leaves
+    it)."""
     rng = np.random.default_rng(zlib.crc32(np.ascontiguousarray(image[::16, ::16]).tobytes()))
-    noisy = image.astype(np.float32) + rng.normal(0.0, sigma, image.shape).astype(np.float32)
+    shape = image.shape[:2] + (1,) if grey else image.shape
+    noisy = image.astype(np.float32) + rng.normal(0.0, sigma, shape).astype(np.float32)
     return np.clip(np.rint(noisy), 0, 255).astype(np.uint8)
 
 
@@ -85,15 +88,16 @@ def _changed_reader(change: Callable[[np.ndarray], np.ndarray]) -> Reader:
 
 
 def _doubled(change: Callable[[np.ndarray], np.ndarray],
-             calibration: Calibration | None = None) -> Reader:
+             calibration: Calibration | None = None, times: float = 2.0) -> Reader:
     """The reader on the photo as a camera asked for twice its size sends it (the USB
-    camera asks for 1280×960): enlarged, then ``change``d, and read with ``calibration``
-    (or the one it is given; read_dice fits it to the frame's size); the dice it finds
-    are given back at the photo's own scale, where its labels are."""
+    camera asks for 1280×960), or ``times`` its size: enlarged, then ``change``d, and
+    read with ``calibration`` (or the one it is given; read_dice fits it to the frame's
+    size); the dice it finds are given back at the photo's own scale, where its labels
+    are."""
     def read(image: np.ndarray, cal: Calibration | None) -> Reading:
-        big = change(cv2.resize(image, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC))
+        big = change(cv2.resize(image, None, fx=times, fy=times, interpolation=cv2.INTER_CUBIC))
         reading = read_dice(big, calibration if calibration is not None else cal)
-        return Reading(tuple(_halved(d) for d in reading.dice), reading.ms)
+        return Reading(tuple(_shrunk(d, times) for d in reading.dice), reading.ms)
     return read
 
 
@@ -111,10 +115,21 @@ def _doubled_grainy_reader(face: float) -> Reader:
                     Calibration(die_size_px=2.0 * face))
 
 
-def _halved(die: DieRead) -> DieRead:
+def _phone_reader(face: float) -> Reader:
+    """A phone's photo of the tray in a dim room: four times the photo's size, with grain
+    of 16 grey levels on its brightness alone (a phone takes the colour grain away) saved
+    as JPEG 92, with the die size known (four times ``face``). Held on the frame's own
+    pixels; its dice being four times byler-d6's and more, its grain is judged on the
+    frame shrunk twice or more (vision.noise.judged_at)."""
+    return _doubled(lambda big: _jpeg(_noisy(big, 16.0, grey=True), 92),
+                    Calibration(die_size_px=4.0 * face), times=4.0)
+
+
+
+def _shrunk(die: DieRead, times: float) -> DieRead:
     x0, y0, x1, y1 = die.box
-    return dataclasses.replace(die, center=(die.center[0] / 2, die.center[1] / 2),
-                               box=(x0 / 2, y0 / 2, x1 / 2, y1 / 2))
+    return dataclasses.replace(die, center=(die.center[0] / times, die.center[1] / times),
+                               box=(x0 / times, y0 / times, x1 / times, y1 / times))
 
 
 def _best_guesses(reader: Reader) -> Reader:
@@ -129,14 +144,17 @@ def _best_guesses(reader: Reader) -> Reader:
 
 def _changed_photos(folder: Path) -> dict[str, Any]:
     """Each of :data:`CHANGED_PHOTOS` (and JPEG 40 at twice the size) read on the check
-    split of ``folder`` without a calibration, and a grainy frame at twice the size with
-    the die size known (:func:`_doubled_grainy_reader`): dice right, confident misreads, and dice
+    split of ``folder`` without a calibration, and grainy frames at twice and four times
+    the size with the die size known (:func:`_doubled_grainy_reader`,
+    :func:`_phone_reader`): dice right, confident misreads, and dice
     whose value is right when their flags are ignored (``best_guess_accuracy``)."""
     readers: dict[str, Reader] = {name: _changed_reader(change)
                                   for name, change in CHANGED_PHOTOS.items()}
     readers["jpeg_quality_40_at_twice_the_size"] = _doubled_jpeg_reader
     readers["noise_sigma_32_as_jpeg_75_at_twice_the_size_die_size_known"] = (
         _doubled_grainy_reader(_train_face(folder)))
+    readers["grey_noise_16_as_jpeg_92_at_four_times_the_size_die_size_known"] = (
+        _phone_reader(_train_face(folder)))
     out: dict[str, Any] = {}
     for name, reader in readers.items():
         r = evaluate([folder], "check", reader=reader)["folders"][folder.name]
