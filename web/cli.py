@@ -103,7 +103,8 @@ def replay(args: argparse.Namespace) -> int:
 
     path = Path(args.game)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        # utf-8-sig: a file saved by Windows Notepad begins with a byte-order mark.
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
     except OSError as exc:
         return _fail(f"{path}: cannot read ({exc.strerror or exc})")
     except UnicodeDecodeError:

@@ -574,8 +574,10 @@ class Table:
         being played is left as it stands, to be continued the same way later."""
         with self._lock:
             self._refuse_during_draw()
-            known = isinstance(game_id, int) and not isinstance(game_id, bool)
-            row = self.store.game(game_id) if known else None
+            if not isinstance(game_id, int) or isinstance(game_id, bool):
+                raise TableError(f"game: a game's number (as /api/games lists them), "
+                                 f"not {game_id!r}", 400)
+            row = self.store.game(game_id)
             if row is None:
                 raise TableError(f"game: there is no game {game_id!r}", 404)
             if row.finished is not None:

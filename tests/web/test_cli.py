@@ -30,6 +30,13 @@ def test_replay_prints_the_final_state(tmp_path: Path, capsys: Any) -> None:
     assert state["next"] == {**state["next"], "player": "Aino", "dice": 2}
 
 
+def test_replay_reads_a_file_saved_with_a_byte_order_mark(tmp_path: Path, capsys: Any) -> None:
+    path = tmp_path / "notepad.json"                 # as Windows Notepad saves UTF-8
+    path.write_text(json.dumps(GAME), encoding="utf-8-sig")
+    assert main(["replay", str(path)]) == 0
+    assert [p["score"] for p in json.loads(capsys.readouterr().out)["players"]] == [2, 0]
+
+
 @pytest.mark.parametrize("game,words", [
     ({**GAME, "actions": GAME["actions"] + [{"type": "roll", "player": "Bertil", "dice": [1, 7]}]},
      "action 2 (roll by Bertil): die value 7"),
