@@ -92,6 +92,9 @@ class Calibrator:
         kept looking so (another set of dice), until a size is measured again."""
         self._lock = threading.Lock()
         self._saving = threading.Lock()
+        self._file_seen = _file_state(self.path)
+        """The calibration file as it was read or last written: a file found otherwise
+        (edited by hand while dicetray runs) is not written over."""
         # Keyed by id(reading); the reading is kept with its frame, so its id stays its own.
         self._frames: OrderedDict[int, tuple[Any, np.ndarray]] = OrderedDict()
         if calibration is not None and calibration.known_dice:
@@ -398,9 +401,31 @@ class Calibrator:
             if image_size is not None:
                 new = dataclasses.replace(new.for_frame(*image_size), image_size=image_size)
             new = dataclasses.replace(new, **fields)
+            found = _file_state(self.path)
+            if found is not None and found != self._file_seen:
+                raise CalibrationFileChanged(
+                    f"{self.path} was changed by another program since dicetray read it, "
+                    "and was left as it is: restart dicetray to use it as it is now, or "
+                    "move it away to keep what the control page sets")
             save_calibration(new, self.path)
+            self._file_seen = _file_state(self.path)
             self.calibration = new
             return True
+
+
+class CalibrationFileChanged(OSError):
+    """The calibration file was changed by another program while dicetray ran: a change
+    from the control page is not saved over it (it would undo the hand edit)."""
+
+
+def _file_state(path: Path) -> tuple[int, int, int] | None:
+    """What tells a file's versions apart (its inode, size and time of change), or
+    ``None`` when there is none."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns
 
 
 def _scale(old: Sequence[tuple[float, float]], new: Sequence[tuple[float, float]]) -> float:

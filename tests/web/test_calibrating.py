@@ -3,6 +3,7 @@ tray's outline is marked on the camera's picture."""
 from __future__ import annotations
 
 import contextlib
+import json
 import math
 import time
 from pathlib import Path
@@ -928,3 +929,22 @@ def test_a_throws_picture_that_cannot_be_read_is_no_picture(tmp_path: Path) -> N
     (tmp_path / "frames" / "7.jpg").write_bytes(b"not a JPEG")   # a torn write
     frames = ThrowFrames(tmp_path / "frames", keep=2)
     assert frames.get(7) is None and 7 not in frames
+
+
+def test_a_calibration_file_edited_by_hand_while_running_is_not_written_over(
+        tmp_path: Path) -> None:
+    path = tmp_path / "calibration.json"
+    calibrator = Calibrator(path)
+    square = [[40, 30], [600, 30], [600, 450], [40, 450]]
+    calibrator.set_tray(square, (640, 480))
+    assert json.loads(path.read_text())["tray"] == square
+    calibrator.set_tray([[50, 30], [600, 30], [600, 450], [50, 450]], (640, 480))  # its own
+    edited = '{"version": 1, "die_size_px": 42}'
+    path.write_text(edited)                         # the owner edits it by hand meanwhile
+    before = calibrator.calibration
+    with pytest.raises(OSError, match="changed by another program"):
+        calibrator.set_tray(square, (640, 480))
+    assert path.read_text() == edited and calibrator.calibration is before
+    path.unlink()                                   # moved away: what is set is kept again
+    calibrator.set_tray(square, (640, 480))
+    assert json.loads(path.read_text())["tray"] == square
