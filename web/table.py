@@ -593,7 +593,7 @@ class Table:
             if ended["finished"]:
                 # Its last throw ended it, but the server stopped before the game was
                 # marked over (two writes): the record is put right, nothing continued.
-                self.store.mark_finished(game_id, True, ended.get("winner"), ended.get("loser"))
+                self._record_result(game_id, ended)
                 raise TableError(f"game {game_id} is over: there is nothing to continue")
             self._switch_to(game_id, game, self.store.make_current(game_id))
 
@@ -707,12 +707,7 @@ class Table:
                 self._finished_at = None
             if action.get("type") == "roll":
                 self._last_scored = time.monotonic()
-            try:
-                self._record_result(self.game_id, st)
-            except StoreError as exc:
-                # The action is stored, so it stands and every screen shows it; the
-                # history's line is put right by the next action or at the next start.
-                log.warning("the result of game %s was not recorded: %s", self.game_id, exc)
+            self._record_result(self.game_id, st)
             self._publish(revision)
             self._scored_frames.save()   # after the score is out
 
@@ -722,8 +717,14 @@ class Table:
         or is taken back, and when a correction changes who won."""
         row = self.store.game(game_id)
         result = (bool(st["finished"]), st.get("winner"), st.get("loser"))
-        if row is not None and (row.finished is not None, row.winner, row.loser) != result:
+        if row is None or (row.finished is not None, row.winner, row.loser) == result:
+            return
+        try:
             self.store.mark_finished(game_id, *result)
+        except StoreError as exc:
+            # The game's actions are stored, so they stand and every screen shows them;
+            # the history's line is put right by the next action or at the next start.
+            log.warning("the result of game %s was not recorded: %s", game_id, exc)
 
     def act(self, action: dict[str, Any]) -> None:
         """Apply any action of the game file format (the engine checks it)."""
