@@ -197,10 +197,19 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
 
     # -- actions ---------------------------------------------------------------------------
 
-    def post(path: str) -> Callable[[Callable[[dict[str, Any]], None]], Any]:
+    def post(path: str, *fields: str, any_fields: bool = False
+             ) -> Callable[[Callable[[dict[str, Any]], None]], Any]:
+        """A POST route taking a JSON object of ``fields`` alone: a field it does not know
+        (a misspelt ``"playr"``) is refused by name rather than left out unseen, which
+        would score the throw for whoever's turn it is."""
         def wrap(fn: Callable[[dict[str, Any]], None]) -> Any:
             def view() -> Response:
-                fn(body())
+                data = body()
+                unknown = sorted(set(data) - set(fields))
+                if unknown and not any_fields:
+                    known = ", ".join(repr(f) for f in fields) or "none"
+                    raise BadRequest(f"{path} takes no field {unknown[0]!r} (its fields: {known})")
+                fn(data)
                 return answer()
             view.__name__ = fn.__name__
             return app.post(path)(view)
@@ -224,13 +233,13 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         except (OSError, StoreError) as exc:  # the game (or draw) started; this is a nicety
             log.warning("could not save settings: %s", exc)
 
-    @post("/api/games")
+    @post("/api/games", "family", "players", "options")
     def start_game(data: dict[str, Any]) -> None:
         family, players = data.get("family", "sum_chicago"), typed_players(data)
         table.new_game(family, players, data.get("options"))
         remember_start(family, players, "listed")
 
-    @post("/api/draw")
+    @post("/api/draw", "family", "players", "options")
     def start_draw(data: dict[str, Any]) -> None:
         # Sum Chicago's starter found by each throwing one die (RULES.md §1): a draw, not
         # yet a game; the game starts from /api/draw/start-game once the starter is found.
@@ -238,7 +247,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         table.start_draw(family, players, data.get("options"))
         remember_start(family, players, "draw")
 
-    @post("/api/draw/throw")
+    @post("/api/draw/throw", "value", "player")
     def draw_throw(data: dict[str, Any]) -> None:
         table.draw_throw(need(data, "value"), data.get("player"))
 
@@ -254,15 +263,16 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def start_drawn_game(data: dict[str, Any]) -> None:
         table.start_drawn_game()
 
-    @post("/api/continue")
+    @post("/api/continue", "game")
     def continue_game(data: dict[str, Any]) -> None:
         table.continue_game(need(data, "game"))
 
-    @post("/api/roll")
+    @post("/api/roll", "dice", "player")
     def roll(data: dict[str, Any]) -> None:
         table.hand_roll(need(data, "dice"), data.get("player"))
 
-    @post("/api/correct")
+    @post("/api/correct", "reading", "die", "value", "teach", "seen", "remove", "add",
+          "action", "dice")
     def correct(data: dict[str, Any]) -> None:
         if "reading" in data and "remove" in data:
             table.remove_die(data["reading"], data["remove"], data.get("seen"))
@@ -277,27 +287,27 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
             raise BadRequest("a correction needs 'reading', 'die' and 'value' (or 'reading' "
                              "and 'remove' or 'add'), or 'action' and 'dice'")
 
-    @post("/api/tray")
+    @post("/api/tray", "tray")
     def tray(data: dict[str, Any]) -> None:
         table.set_tray(need(data, "tray"))
 
-    @post("/api/empty-tray")
+    @post("/api/empty-tray", "take")
     def empty_tray(data: dict[str, Any]) -> None:
         table.take_empty_tray(need(data, "take"))
 
-    @post("/api/die-size")
+    @post("/api/die-size", "measure")
     def measure_die_size(data: dict[str, Any]) -> None:
         table.measure_die_size(need(data, "measure"))
 
-    @post("/api/forget-pictures")
+    @post("/api/forget-pictures", "picture", "all")
     def forget_pictures(data: dict[str, Any]) -> None:
         table.forget_pictures(one_or_all(data, "picture"))
 
-    @post("/api/forget-known-dice")
+    @post("/api/forget-known-dice", "die", "all")
     def forget_known_dice(data: dict[str, Any]) -> None:
         table.forget_known_dice(one_or_all(data, "die"))
 
-    @post("/api/confirm")
+    @post("/api/confirm", "reading")
     def confirm(data: dict[str, Any]) -> None:
         table.confirm(need(data, "reading"))
 
@@ -313,15 +323,15 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def roll_for_me(data: dict[str, Any]) -> None:
         table.roll_for_me()
 
-    @post("/api/join")
+    @post("/api/join", "player")
     def join(data: dict[str, Any]) -> None:
         table.join(need(data, "player"))
 
-    @post("/api/leave")
+    @post("/api/leave", "player")
     def leave(data: dict[str, Any]) -> None:
         table.leave(need(data, "player"))
 
-    @post("/api/action")
+    @post("/api/action", any_fields=True)
     def action(data: dict[str, Any]) -> None:
         # Any action of the game file format (a family's own: set_aside, bank, ...).
         table.act(data)

@@ -28,6 +28,11 @@ BAD = [
     ("roll", {"dice": [1, 2, 3]}, "2 dice"),
     ("roll", {"dice": [1, 1], "player": "Zed"}, "unknown player 'Zed'"),
     ("roll", {"dice": [1, 1], "player": "Bertil"}, "Aino's throw"),
+    # A misspelt field would be left out unseen, and the throw scored for whoever's turn.
+    ("roll", {"dice": [1, 1], "playr": "Bertil"},
+     "/api/roll takes no field 'playr' (its fields: 'dice', 'player')"),
+    ("undo", {"action": 3}, "/api/undo takes no field 'action' (its fields: none)"),
+    ("join", {"name": "Dora"}, "/api/join takes no field 'name'"),
     ("correct", {"action": 5, "dice": [1, 1]}, "no action 5"),
     ("correct", {"action": 0, "dice": [1, 9]}, "die value 9"),
     ("correct", {"reading": 42, "die": 0, "value": 3}, "no reading 42"),

@@ -250,7 +250,7 @@ def test_a_remembered_die_is_shown_and_forgotten_alone(api: Any, calibrator: Cal
     ({"die": True}, 400, "'die' is the number of a remembered die"),
     # A request that names no die must not forget every one.
     ({}, 400, "say which one to forget"),
-    ({"dei": 1}, 400, "say which one to forget"),
+    ({"dei": 1}, 400, "takes no field 'dei' (its fields: 'die', 'all')"),
     ({"all": "yes"}, 400, "say which one to forget"),
     ({"die": 0, "all": True}, 400, "say which one to forget"),
 ])
