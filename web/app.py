@@ -277,7 +277,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         if "reading" in data and "remove" in data:
             table.remove_die(data["reading"], data["remove"], data.get("seen"))
         elif "reading" in data and "add" in data:
-            table.add_die(data["reading"], data["add"])
+            table.add_die(data["reading"], data["add"], data.get("seen"))
         elif "reading" in data:
             table.correct_die(data["reading"], need(data, "die"), need(data, "value"),
                               data.get("teach", False), data.get("seen"))

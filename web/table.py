@@ -878,10 +878,13 @@ class Table:
             dice = [dict(d) for i, d in enumerate(reading.dice) if i != die]
             self._fix_waiting(reading.id, dice)
 
-    def add_die(self, reading_id: Any, value: Any) -> None:
-        """One tap: the camera missed a die of a waiting reading, which shows ``value``."""
+    def add_die(self, reading_id: Any, value: Any, seen: Any = None) -> None:
+        """One tap: the camera missed a die of a waiting reading, which shows ``value``.
+        ``seen`` as for :meth:`correct_die`: the same tap sent twice (from two screens, or
+        a retry) adds one die, not two."""
         with self._lock:
             reading = self._waiting_reading(reading_id, "have a die added")
+            _check_seen(reading, seen)
             _check_value(value)
             # No place in the frame: a person's value, like any other correction.
             added = _set_die({"center": None, "box": None, "confidence": 1.0}, value,
@@ -1361,6 +1364,12 @@ def _check_die_index(reading: Any, die: Any, seen: Any = None) -> None:
     if isinstance(die, bool) or not isinstance(die, int) or not 0 <= die < len(reading.dice):
         held = f"dice 0..{len(reading.dice) - 1}" if reading.dice else "no dice"
         raise TableError(f"reading {reading.id} has {held}, not {die!r}", 400)
+    _check_seen(reading, seen)
+
+
+def _check_seen(reading: Any, seen: Any) -> None:
+    """Refuse a tap made on dice ``seen`` (their values as the tapping screen showed
+    them; ``None``: not said) that are not ``reading``'s dice now."""
     if seen is None:
         return
     if not isinstance(seen, list):

@@ -94,6 +94,20 @@ def test_a_die_the_camera_missed_is_added_with_one_tap(api: Any) -> None:
     assert s["reading"]["dice"][1]["reason"] == "added by hand"
 
 
+def test_the_same_added_die_sent_twice_is_added_once(api: Any) -> None:
+    # Two screens (or a retry) send "+ missed die" for the dice they showed: the second
+    # finds the dice changed and is refused, rather than adding a die nobody missed.
+    api.post("games", {"family": "ten_thousand", "players": ["Aino", "Bertil"]})
+    api.table.handle_reading(reading(1, 5, 2, 3))
+    s = api.state()
+    rid, shown = s["reading"]["id"], [d["value"] for d in s["reading"]["dice"]]
+    s = api.post("correct", {"reading": rid, "add": 4, "seen": shown})
+    assert [d["value"] for d in s["reading"]["dice"]] == shown + [4]
+    again = api.post("correct", {"reading": rid, "add": 4, "seen": shown}, status=409)
+    assert "changed on another screen" in again["error"]
+    assert [d["value"] for d in api.state()["reading"]["dice"]] == shown + [4]
+
+
 def test_a_thing_that_is_not_a_die_is_taken_away_with_one_tap(api: Any) -> None:
     api.start()
     api.table.handle_reading(reading(1, 5, 1, flagged=[1]))     # a flagged pen cap

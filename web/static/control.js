@@ -236,7 +236,7 @@ function openPicker(i, waiting) {
     const value = Number(el.dataset.value);
     const teach = teachable && $("teach").checked;
     closePicker();
-    await post("correct", i == null ? { reading: id, add: value } :
+    await post("correct", i == null ? { reading: id, add: value, seen } :
       teach ? { reading: id, die: i, value, teach: true, seen } : { reading: id, die: i, value, seen },
       $("trayerror"));
   }));
