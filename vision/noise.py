@@ -22,6 +22,10 @@ A frame with either kind at its first level is smoothed before it is read
 level every die read in it is flagged for a person too (:func:`flag_noisy`), as even
 smoothed such frames are misread three times as often. A frame below them is read exactly
 as before.
+
+The levels were set on dice 31 px across. Where the dice are four times that or more (a
+phone's photo of a tray), the nets see the grain averaged over the pixels each die is
+shrunk from, and the grain is judged on the frame shrunk accordingly (:func:`judged_at`).
 """
 from __future__ import annotations
 
