@@ -233,10 +233,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
         except (OSError, StoreError) as exc:  # the game (or draw) started; this is a nicety
             log.warning("could not save settings: %s", exc)
 
-    @post("/api/games", "family", "players", "options")
+    @post("/api/games", "family", "players", "options", "after")
     def start_game(data: dict[str, Any]) -> None:
         family, players = data.get("family", "sum_chicago"), typed_players(data)
-        table.new_game(family, players, data.get("options"))
+        table.new_game(family, players, data.get("options"), data.get("after", ...))
         remember_start(family, players, "listed")
 
     @post("/api/draw", "family", "players", "options")

@@ -546,10 +546,22 @@ class Table:
 
     # -- commands (from the HTTP threads and the service thread) --------------------------
 
-    def new_game(self, family: Any, players: Any, options: Any = None) -> None:
-        """Start a game (it becomes the current one); GameFileError names what is wrong."""
+    def new_game(self, family: Any, players: Any, options: Any = None,
+                 after: Any = ...) -> None:
+        """Start a game (it becomes the current one); GameFileError names what is wrong.
+
+        ``after``, when given, is the current game's id as the starting screen showed it
+        (``None``: none): if another screen has started a game since, this start is
+        refused, so one "Start" tapped on two tablets starts one game, not two."""
         with self._lock:
             self._refuse_during_draw()
+            if after is not ...:
+                if after is not None and (isinstance(after, bool) or not isinstance(after, int)):
+                    raise TableError(f"'after' is the id of the game shown, or null, "
+                                     f"not {after!r}", 400)
+                if after != self.game_id:
+                    raise TableError(f"game {self.game_id} was started on another screen just "
+                                     "now: look at it before starting another", 409)
             self._start_game(family, players, options)
 
     def _start_game(self, family: Any, players: Any, options: Any) -> None:

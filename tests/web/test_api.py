@@ -184,6 +184,18 @@ def test_join_and_leave(api: Any) -> None:
     assert s["game"]["players"][1]["active"] is False
 
 
+def test_one_start_tapped_on_two_screens_starts_one_game(api: Any) -> None:
+    form = {"family": "sum_chicago", "players": ["Aino", "Bertil"], "after": None}
+    first = api.post("games", form)
+    again = api.post("games", form, status=409)        # the other tablet, a moment later
+    assert f"game {first['table']['game_id']} was started on another screen" in again["error"]
+    assert len(api.client.get("/api/games").get_json()) == 1
+    # Started from a screen that shows the game now, a new game begins as always.
+    s = api.post("games", dict(form, after=first["table"]["game_id"]))
+    assert s["table"]["game_id"] != first["table"]["game_id"]
+    api.post("games", dict(form, after="1"), status=400)
+
+
 def test_names_are_taken_without_the_spaces_typed_around_them(api: Any) -> None:
     s = api.post("games", {"family": "sum_chicago", "players": [" Aino", "Bertil "]})
     assert [p["name"] for p in s["game"]["players"]] == ["Aino", "Bertil"]

@@ -522,7 +522,10 @@ async function setup() {
       if (el.parentElement.style.display !== "none") options[el.dataset.option] = JSON.parse(el.value);
     });
     // Each throwing one die starts a draw; the game begins once its starter is found.
-    post(drawChosen() ? "draw" : "games", { family: $("family").value, players: $("newplayers").value, options },
+    const form = { family: $("family").value, players: $("newplayers").value, options };
+    // The game this screen shows: a start from another screen meanwhile refuses this one.
+    post(drawChosen() ? "draw" : "games",
+      drawChosen() ? form : Object.assign(form, { after: state ? state.table.game_id : null }),
       $("starterror"));
   });
   $("drawstart").addEventListener("click", () => post("draw/start-game", {}, $("drawerror")));
