@@ -72,8 +72,10 @@ class Action:
         if not isinstance(raw, Mapping):
             raise Refusal(f"an action must be a JSON object, not {type(raw).__name__}")
         kind = raw.get("type")
-        if not isinstance(kind, str) or not kind:
+        if kind is None or kind == "":
             raise Refusal("the action has no 'type'")
+        if not isinstance(kind, str):
+            raise Refusal(f"an action's 'type' is a word such as 'roll', not {kind!r}")
         player = raw.get("player")
         if player is not None and not isinstance(player, str):
             raise Refusal(f"'player' must be a name, not {player!r}")

@@ -54,8 +54,10 @@ def describe(index: int | None, action: Any) -> str:
     if not isinstance(action, Mapping):
         return where
     kind = action.get("type")
-    if not isinstance(kind, str) or not kind:
+    if kind is None or kind == "":
         kind = "action with no type"
+    elif not isinstance(kind, str):
+        kind = f"action of type {kind!r}"
     # A trick names its winner rather than a player.
     player = action.get("player", action.get("winner"))
     return f"{where} ({kind} by {player})" if isinstance(player, str) else f"{where} ({kind})"

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .actions import Action
-from .errors import Refusal
+from .errors import Refusal, with_article
 from .pub_chicago_dice import (DEFAULT_ANNOUNCEMENT, Announcement, Result, best_and_worst,
                                is_chicago, is_sand, parse_announcement, sand_outcome, value)
 from .pub_chicago_help import help_lines
@@ -183,7 +183,7 @@ class PubChicagoRules(Rules[PubChicagoState]):
         scorer.errors.Refusal: it is A's turn, not B's
         """
         if action.player is None:
-            raise Refusal(f"a {action.type} names its 'player'")
+            raise Refusal(f"{with_article(action.type)} names its 'player'")
         if action.type == "done" and state.may_close == action.player:
             return  # the turn already ended by itself: the done is accepted and changes nothing
         if state.finished:

@@ -586,12 +586,18 @@ def _not_thrown(missing: Counter[int], thrown: Counter[int], throw: list[int]) -
     'two 1s set aside, but only one 1 in the latest throw [1, 5, 2, 2, 3, 4]'
     >>> _not_thrown(Counter([6]), Counter([1, 5]), [1, 5])
     'a 6 set aside, but no 6 in the latest throw [1, 5]'
+    >>> _not_thrown(Counter([1] * 5), Counter([1, 1, 2, 3, 4, 6]), [1, 1, 2, 3, 4, 6])
+    'seven 1s set aside, but only two 1s in the latest throw [1, 1, 2, 3, 4, 6]'
     """
     value = min(missing)
     had, asked = thrown[value], thrown[value] + missing[value]
-    wanted = f"a {value}" if asked == 1 else f"{_COUNT_WORDS[asked]} {value}s"
-    found = "no" if had == 0 else f"only {_COUNT_WORDS[had]}"
-    return f"{wanted} set aside, but {found} {value} in the latest throw {throw}"
+    wanted = f"a {value}" if asked == 1 else f"{_count(asked)} {value}s"
+    found = (f"no {value}" if had == 0 else f"only one {value}" if had == 1
+             else f"only {_count(had)} {value}s")
+    return f"{wanted} set aside, but {found} in the latest throw {throw}"
 
 
-_COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six"]
+def _count(n: int) -> str:
+    """``n`` in words up to ten (more dice than a throw holds can be asked for)."""
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    return words[n] if 0 <= n < len(words) else str(n)

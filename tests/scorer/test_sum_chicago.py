@@ -182,6 +182,7 @@ def test_tie_break_throws_are_single_even_with_two_throws():
     ({"type": "roll", "player": "A"}, "a roll needs 'dice'"),
     ({"type": "bank", "player": "A"}, "unknown action type 'bank'"),
     ({"player": "A"}, "action 2 (action with no type by A): "),
+    ({"type": 5, "player": "A"}, "action 2 (action of type 5 by A): an action's 'type' is a word"),
     ({"type": "correct", "action": 5, "dice": [1, 1]}, "no action 5 to correct"),
     ({"type": "correct", "action": 0, "dice": [1, 9]}, "die value 9"),
     ({"type": "join", "player": "A"}, "A is already in the game"),

@@ -383,6 +383,8 @@ ILLEGAL = [
     ([roll("A", 1, 5, 2, 3, 4, 6)], keep("A", 2), "[2] does not score"),
     ([roll("A", 1, 5, 2, 3, 4, 6)], keep("A", 1, 1),
      "two 1s set aside, but only one 1 in the latest throw"),
+    ([roll("A", 1, 1, 2, 3, 4, 6)], keep("A", *[1] * 7),
+     "seven 1s set aside, but only two 1s in the latest throw"),
     ([roll("A", 1, 5, 2, 3, 4, 6)], keep("A", 1, 6), "[1, 6] does not score"),
     ([roll("A", 1, 5, 2, 3, 4, 6)], keep("A"), "at least one scoring die"),
     ([roll("A", 1, 5, 2, 3, 4, 6)], roll("A", *FARKLE6), "set aside scoring dice from the latest"),
