@@ -334,7 +334,13 @@ class Store:
         """The game in progress (the latest one started), if any."""
         with self._lock:
             row = self._db.execute("SELECT value FROM meta WHERE key='current'").fetchone()
-        return int(row[0]) if row and row[0] else None
+        if not row or not row[0]:
+            return None
+        try:
+            return int(row[0])
+        except (TypeError, ValueError):
+            raise StoreError(f"{self.path}: the current game's number is damaged ({row[0]!r}); "
+                             f"the database was left as it is{self.copy_hint()}") from None
 
     # -- games -----------------------------------------------------------------------------
 
@@ -513,10 +519,10 @@ class Store:
     def _reading_row(self, row: tuple[Any, ...]) -> ReadingRow:
         reading_id = int(row[0])
         return ReadingRow(reading_id, row[1],
-                          self._decoded(row[2], f"reading {reading_id}'s dice", list),
+                          self._decoded(row[2], f"reading {reading_id}'s dice", list, dict),
                           row[3], row[4], row[5], row[6], row[7])
 
-    def _decoded(self, text: Any, what: str, kind: type) -> Any:
+    def _decoded(self, text: Any, what: str, kind: type, of: type | None = None) -> Any:
         """A JSON value kept in the database: a row damaged under it (a bad memory card,
         a hand edit) is refused naming the file and the row, never taken for the
         request's fault, and the database is left as it is."""
@@ -525,9 +531,13 @@ class Store:
         except (TypeError, ValueError) as exc:
             why = f"not JSON: {exc}"
         else:
-            if isinstance(value, kind):
+            strays = [v for v in value if not isinstance(v, of)] if of is not None else []
+            if not isinstance(value, kind):
+                why = f"{_named(value)} where {_named(kind)} belongs"
+            elif strays:
+                why = f"{_named(strays[0])} among its items, where {_named(of)} belongs"
+            else:
                 return value
-            why = f"a {type(value).__name__} where a {kind.__name__} belongs"
         raise StoreError(f"{self.path}: {what} is damaged ({why}); the database was left as "
                          f"it is: move it away to start afresh{self.copy_hint()}")
 
@@ -618,3 +628,13 @@ def _fill_losers(db: sqlite3.Connection) -> None:
         except ValueError:
             continue     # a log that no longer replays (or reads) keeps saying "over"
         db.execute("UPDATE games SET loser=? WHERE id=?", (loser, game_id))
+
+
+def _named(thing: Any) -> str:
+    """A value's kind, or a kind, after "a" or "an", for the damaged-row messages.
+
+    >>> _named(3), _named(dict), _named(None)
+    ('an int', 'a dict', 'a NoneType')
+    """
+    name = thing.__name__ if isinstance(thing, type) else type(thing).__name__
+    return f"{'an' if name[:1] in 'aeiouAEIOU' else 'a'} {name}"

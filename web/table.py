@@ -88,8 +88,13 @@ def seat_names(players: Any) -> Any:
     return names
 
 
-# Unicode's marks that embed, override or isolate a direction of text.
-_TURNING = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Unicode's marks that set, embed, override or isolate a direction of text, the byte-order
+# mark and the deprecated format controls (U+206A-206F): invisible, and they garble a line.
+# Joiners (U+200C, U+200D) and tag characters stay: emoji sequences and flags need them.
+_TURNING = frozenset("\u200e\u200f\u061c\u202a\u202b\u202c\u202d\u202e\u2066\u2067"
+                     "\u2068\u2069\u206a\u206b\u206c\u206d\u206e\u206f\ufeff")
+# Unicode's categories of control characters and of line and paragraph separators.
+_BREAKING = frozenset(("Cc", "Zl", "Zp"))
 
 
 def joining_name(seated: Any, player: str) -> str:
@@ -99,15 +104,15 @@ def joining_name(seated: Any, player: str) -> str:
     Only the newcomer is checked: a game begun before names were checked may hold such
     twins already, and must still take a new player.
 
-    A name with a control character (a tab, a line break) or one that turns the text's
-    direction (U+202E and its kin) is refused too: the scoreboard would show it garbled,
-    or the names after it backwards.
+    A name with a control character (a tab, a line break, U+2028) or one that turns the
+    text's direction (U+202E and its kin) is refused too: the scoreboard would show it
+    garbled, or the names after it backwards.
 
     >>> joining_name(["Aino", "aino"], " Dora ")
     'Dora'
     """
     name = player.strip()
-    odd = next((c for c in name if unicodedata.category(c) == "Cc" or c in _TURNING), None)
+    odd = next((c for c in name if unicodedata.category(c) in _BREAKING or c in _TURNING), None)
     if odd is not None:
         raise TableError(f"players: {name!r} holds the control character U+{ord(odd):04X}; "
                          "type the name without it", 400)
@@ -727,12 +732,11 @@ class Table:
         """Put the game's record (over or not, who won, who lost: the history's line)
         right with ``st``, its state as scored, when it says otherwise: when the game ends
         or is taken back, and when a correction changes who won."""
-        row = self.store.game(game_id)
         result = (bool(st["finished"]), st.get("winner"), st.get("loser"))
-        if row is None or (row.finished is not None, row.winner, row.loser) == result:
-            return
         try:
-            self.store.mark_finished(game_id, *result)
+            row = self.store.game(game_id)
+            if row is not None and (row.finished is not None, row.winner, row.loser) != result:
+                self.store.mark_finished(game_id, *result)
         except StoreError as exc:
             # The game's actions are stored, so they stand and every screen shows them;
             # the history's line is put right by the next action or at the next start.

@@ -225,7 +225,8 @@ def test_a_join_sent_as_a_game_file_action_is_checked_as_the_join_form_is(api: A
     assert [p["name"] for p in s["game"]["players"]] == ["Aino", "Bertil", "Dora"]
 
 
-@pytest.mark.parametrize("name", ["\u202eonia", "a\u0000b", "Ai\tno"])
+@pytest.mark.parametrize("name", ["\u202eonia", "a\u0000b", "Ai\tno", "Ai\u2028no", "\u200fAino",
+                                  "Ai\ufeffno"])
 def test_a_name_with_a_control_character_is_refused(api: Any, name: str) -> None:
     api.start(["Aino", "Bertil"])
     before = api.state()
@@ -234,6 +235,13 @@ def test_a_name_with_a_control_character_is_refused(api: Any, name: str) -> None
     s = api.post("games", {"family": "sum_chicago", "players": ["Aino", name]}, status=400)
     assert "control character" in s["error"]
     assert api.state() == before
+
+
+def test_names_of_any_script_and_emoji_sequences_are_taken(api: Any) -> None:
+    england = "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"   # tag characters
+    names = ["Åsa", "Søren", "小明", "مريم", "👨\u200d👩\u200d👧", england]
+    s = api.post("games", {"family": "sum_chicago", "players": names})
+    assert [p["name"] for p in s["game"]["players"]] == names
 
 
 def test_a_game_begun_before_names_were_checked_still_takes_a_newcomer(api: Any) -> None:

@@ -385,3 +385,40 @@ def test_a_stop_before_the_result_was_recorded_is_put_right_at_the_next_start(
 
 def _power_cut(*_args: Any, **_kwargs: Any) -> None:
     raise StoreError("the database cannot be written just now")
+
+
+@pytest.mark.parametrize("dice", ["[1, 2]", "[null]"])
+def test_a_reading_whose_dice_went_bad_is_refused_by_name_at_every_tap(
+        api: Any, data_dir: Path, dice: str) -> None:
+    api.start(["Aino", "Bertil"])
+    api.table.handle_reading(reading(1, 5, 2))          # three dice: it waits
+    rid = api.state()["reading"]["id"]
+    db = data_dir / "dicetray.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE readings SET dice = ? WHERE id = ?", (dice, rid))
+    for body in ({"reading": rid, "die": 0, "value": 3}, {"reading": rid, "remove": 0},
+                 {"reading": rid, "add": 3}):
+        out = api.post("correct", body, status=503)
+        assert str(db) in out["error"] and f"reading {rid}'s dice is damaged" in out["error"]
+    out = api.post("confirm", {"reading": rid}, status=503)
+    assert "among its items, where a dict belongs" in out["error"]
+
+
+def test_a_damaged_current_game_number_is_refused_by_name(data_dir: Path) -> None:
+    _play_and_close(data_dir, 1)
+    db = data_dir / "dicetray.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE meta SET value = 'x' WHERE key = 'current'")
+    with pytest.raises(StoreError, match="the current game's number is damaged"):
+        Table(Store(data_dir))
+
+
+def test_a_games_row_gone_bad_under_a_throw_does_not_take_the_throw_back(
+        api: Any, data_dir: Path) -> None:
+    """The throw is stored before the history's line is looked at: a damaged line must
+    not answer 'failed' for a throw that stands (a retry would score it twice)."""
+    api.start(["Aino", "Bertil"])
+    with sqlite3.connect(data_dir / "dicetray.sqlite3") as conn:
+        conn.execute("UPDATE games SET players = ?", ('{"x": 1}',))
+    s = api.post("roll", {"dice": [1, 1]})
+    assert s["game"]["players"][0]["score"] == 2 and len(api.table.game.log) == 1
