@@ -105,8 +105,8 @@ STRIPS = 24
 # with a webcam's grain (noise 24 at JPEG 75, every die held as they are) read 6
 # confident misreads against 3 clean: grain just under the levels misleads the nets more
 # on big dice than on small. With half the credit, every case tried at four and six
-# times the size read within clean photos' misreads (vision/training/README.md,
-# twenty-ninth round).
+# times the size read at most one confident misread more than the clean enlarged photos
+# (vision/training/README.md, twenty-ninth round).
 REF_FACE = 31.0
 SHRINK_CREDIT = 2.0
 
