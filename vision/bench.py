@@ -87,8 +87,8 @@ def _changed_reader(change: Callable[[np.ndarray], np.ndarray]) -> Reader:
     return read
 
 
-def _doubled(change: Callable[[np.ndarray], np.ndarray],
-             calibration: Calibration | None = None, times: float = 2.0) -> Reader:
+def _enlarged(change: Callable[[np.ndarray], np.ndarray],
+              calibration: Calibration | None = None, times: float = 2.0) -> Reader:
     """The reader on the photo as a camera asked for twice its size sends it (the USB
     camera asks for 1280×960), or ``times`` its size: enlarged, then ``change``d, and
     read with ``calibration`` (or the one it is given; read_dice fits it to the frame's
@@ -102,7 +102,7 @@ def _doubled(change: Callable[[np.ndarray], np.ndarray],
 
 
 # A webcam's stream at twice the size, saved as JPEG at quality 40.
-_doubled_jpeg_reader = _doubled(lambda big: _jpeg(big, 40))
+_doubled_jpeg_reader = _enlarged(lambda big: _jpeg(big, 40))
 
 
 def _doubled_grainy_reader(face: float) -> Reader:
@@ -111,7 +111,7 @@ def _doubled_grainy_reader(face: float) -> Reader:
     read through more grain than the levels allow, which are set on small dice; judged at
     their size, they read two confident misreads more (vision/training/README.md,
     twenty-eighth round), so they are held."""
-    return _doubled(lambda big: _jpeg(_noisy(big, 32.0), 75),
+    return _enlarged(lambda big: _jpeg(_noisy(big, 32.0), 75),
                     Calibration(die_size_px=2.0 * face))
 
 
@@ -121,7 +121,7 @@ def _phone_reader(face: float) -> Reader:
     as JPEG 92, with the die size known (four times ``face``). Held on the frame's own
     pixels; its dice being four times byler-d6's and more, its grain is judged on the
     frame shrunk twice or more (vision.noise.judged_at)."""
-    return _doubled(lambda big: _jpeg(_noisy(big, 16.0, grey=True), 92),
+    return _enlarged(lambda big: _jpeg(_noisy(big, 16.0, grey=True), 92),
                     Calibration(die_size_px=4.0 * face), times=4.0)
 
 
