@@ -280,17 +280,22 @@ class Table:
         data = self.store.game_file(game_id)
         if data is None:
             raise StoreError(f"{self.store.path}: the current game {game_id} is missing")
-        try:
-            game = scorer.load_game(data)
-        except ValueError as exc:
-            raise StoreError(f"{self.store.path}: game {game_id} cannot be replayed: {exc}"
-                             f"{self.store.copy_hint()}") from None
+        game = self._replayed(game_id, data)
         self.game_id, self.game = game_id, game
         if game.state()["finished"]:
             self._finished_at = time.monotonic()
         # A stop between an action and the record of the result it brought (two writes)
         # left the history saying otherwise: the replayed game is the truth.
         self._record_result(game_id, game.state())
+
+    def _replayed(self, game_id: int, data: dict[str, Any] | None) -> scorer.Game:
+        """A stored game replayed from its log. Every action was checked when it was
+        stored, so a log that no longer replays is a damaged database, named as such."""
+        try:
+            return scorer.load_game(data)
+        except ValueError as exc:
+            raise StoreError(f"{self.store.path}: game {game_id} cannot be replayed: {exc}"
+                             f"{self.store.copy_hint()}") from None
 
     def start(self) -> "Table":
         """Start the camera thread and the service thread (when there is a camera or a demo)."""
@@ -601,11 +606,7 @@ class Table:
                 raise TableError(f"game {game_id} is over: there is nothing to continue")
             if game_id == self.game_id:
                 raise TableError(f"game {game_id} is the game being played")
-            data = self.store.game_file(game_id)
-            try:
-                game = scorer.load_game(data)
-            except ValueError as exc:
-                raise TableError(f"game {game_id} cannot be replayed: {exc}") from None
+            game = self._replayed(game_id, self.store.game_file(game_id))
             ended = game.state()
             if ended["finished"]:
                 # Its last throw ended it, but the server stopped before the game was

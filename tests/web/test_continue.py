@@ -111,6 +111,23 @@ def test_a_game_its_last_throw_ended_is_not_continued_even_if_never_marked_over(
     assert row.finished is not None and row.winner == "Aino"  # the history says so now
 
 
+def test_a_game_whose_stored_log_no_longer_replays_is_refused_naming_the_file(
+        api: Any) -> None:
+    """A row damaged under the server (a bad memory card, a hand edit) is the database's
+    fault, not the request's: 503 naming the file, and the game being played goes on."""
+    left = api.start(["Aino"])["table"]["game_id"]
+    api.post("roll", {"dice": [1, 1]})
+    api.start(["Bertil"])
+    before = api.state()
+    store = api.table.store
+    with store._write() as db:                              # the row goes bad
+        db.execute("UPDATE actions SET body = ? WHERE game = ?",
+                   ('{"type": "roll", "player": "Zed", "dice": [1, 1]}', left))
+    s = api.post("continue", {"game": left}, status=503)
+    assert s["error"].startswith(f"{store.path}: game {left} cannot be replayed: action 0")
+    assert api.state() == before
+
+
 def test_no_game_is_continued_while_the_starter_is_being_drawn(api: Any) -> None:
     first = api.start(["Aino"])["table"]["game_id"]
     api.start(["Bertil"])
