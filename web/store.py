@@ -147,7 +147,11 @@ class Store:
     def _claim(self) -> Any:
         """Take the data folder for this process: two servers on one database would
         interleave their games. The kernel drops the lock when the process dies."""
-        f = open(self.dir / LOCK_NAME, "a+")
+        try:
+            f = open(self.dir / LOCK_NAME, "a+")
+        except OSError as exc:
+            raise StoreError(f"{self.dir}: cannot use the data folder ({exc.strerror}: "
+                             f"{exc.filename}); choose another --data folder") from None
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -159,40 +163,107 @@ class Store:
     # -- opening ---------------------------------------------------------------------------
 
     def _open(self) -> sqlite3.Connection:
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        exists = self.path.exists()
+        if exists and self.path.stat().st_size == 0 and self._copied_games():
+            # Cut to nothing (a power cut, a full card): not a new database. Started
+            # afresh, the next copy would replace the only copy of the games.
+            raise StoreError(f"{self.path}: the database is empty (0 bytes); it was left as "
+                             f"it is{self.copy_hint()}")
+        if not exists and self._copied_games():
+            self._set_old_copy_aside()
         try:
             # check_same_thread=False: the lock, not the thread, guards the connection.
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            if not fresh:
-                ok = db.execute("PRAGMA quick_check").fetchone()[0]
-                if ok != "ok":
-                    raise sqlite3.DatabaseError(ok)
-                tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-                if "meta" not in tables:
-                    raise StoreError(
-                        f"{self.path}: this is an SQLite file but not a dicetray database; "
-                        "move it away or choose another --data folder")
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
+        try:
+            self._check_ours(db)
             # Only now, the file being ours: WAL mode is written into the file's header,
             # and a file refused must be left exactly as it was.
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            db.executescript(_SCHEMA)
+            # The tables and their first meta rows together: a first start cut short
+            # leaves a file with no tables, which the next start takes for a new one.
+            db.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} INSERT OR IGNORE INTO meta VALUES "
+                             f"('schema', '{SCHEMA_VERSION}'), ('revision', '0'); COMMIT;")
             _add_loser_column(db)
-            version = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if version is None:
-                db.execute("INSERT INTO meta VALUES ('schema', ?), ('revision', '0')",
-                           (str(SCHEMA_VERSION),))
-            elif int(version[0]) > SCHEMA_VERSION:
-                raise StoreError(f"{self.path}: written by a newer dicetray (schema {version[0]})")
-        except sqlite3.OperationalError as exc:
-            # Permissions, a full disk, a folder where the file should be: not damage.
-            raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"{self.path}: the database is damaged or not a dicetray database ({exc}); "
-                f"it was left as it is: move it away to start afresh{self.copy_hint()}") from None
+        except BaseException as exc:
+            db.close()
+            if isinstance(exc, sqlite3.OperationalError):
+                # Permissions, a full disk, a folder where the file should be: not damage.
+                raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
+            if isinstance(exc, sqlite3.DatabaseError):
+                raise self._damaged(str(exc)) from None
+            raise
         return db
+
+    def _damaged(self, why: str) -> StoreError:
+        return StoreError(
+            f"{self.path}: the database is damaged or not a dicetray database ({why}); "
+            f"it was left as it is: move it away to start afresh{self.copy_hint()}")
+
+    def _check_ours(self, db: sqlite3.Connection) -> None:
+        """Refuse, before anything is written to it, a file that is not a whole dicetray
+        database this version can use. A file with no tables is a new one."""
+        ok = db.execute("PRAGMA quick_check").fetchone()[0]
+        if ok != "ok":
+            raise sqlite3.DatabaseError(ok)
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            return
+        if not {"meta", "games"} <= tables:
+            raise StoreError(f"{self.path}: this is an SQLite file but not a dicetray database; "
+                             "move it away or choose another --data folder")
+        try:
+            meta = {str(k): v for k, v in db.execute("SELECT key, value FROM meta")}
+        except sqlite3.OperationalError:       # a "meta" table of another program's
+            raise StoreError(f"{self.path}: this is an SQLite file but not a dicetray "
+                             "database; move it away or choose another --data folder") from None
+        schema = _whole(meta.get("schema"))
+        if schema is None:
+            raise self._damaged(f"its schema version is damaged ({meta.get('schema')!r})")
+        if schema > SCHEMA_VERSION:
+            raise StoreError(f"{self.path}: written by a newer dicetray (schema {schema}); "
+                             "it was left as it is")
+        if _whole(meta.get("revision")) is None:
+            raise self._damaged(f"its revision is damaged ({meta.get('revision')!r})")
+        current = meta.get("current")
+        if current:
+            game = _whole(current)
+            if game is None:
+                raise StoreError(f"{self.path}: the current game's number is damaged "
+                                 f"({current!r}); the database was left as it is"
+                                 f"{self.copy_hint()}")
+            if db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is None:
+                raise StoreError(f"{self.path}: the current game {game} is missing; the "
+                                 f"database was left as it is{self.copy_hint()}")
+
+    def _copied_games(self) -> int:
+        """How many games the copy beside the database holds (0 without a readable one)."""
+        try:
+            # as_uri escapes what a file: URI would read otherwise ("#", "?", "%").
+            uri = f"{self.copy_path.absolute().as_uri()}?mode=ro"
+            # closing(): a connection's own "with" ends a transaction, not the connection.
+            with closing(sqlite3.connect(uri, uri=True)) as copy:
+                if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                    return 0
+                return int(copy.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        except (OSError, sqlite3.Error):
+            return 0
+
+    def _set_old_copy_aside(self) -> None:
+        """The database was moved away to start afresh: the copy of its games is kept
+        under a name of its own, so the new database's first copy cannot replace it."""
+        taken = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.copy_path.stat().st_mtime))
+        aside = self.copy_path.with_name(f"{self.copy_path.stem}-{taken}{self.copy_path.suffix}")
+        try:
+            os.replace(self.copy_path, aside)
+        except OSError as exc:
+            raise StoreError(f"{self.copy_path}: cannot keep the copy of the games before aside "
+                             f"as {aside.name} ({exc.strerror}); move it away by hand") from None
+        log.warning("%s: no database, so a new one is started; the copy of the games before "
+                    "is kept as %s", self.path, aside)
 
     # -- the copy ----------------------------------------------------------------------------
 
@@ -233,16 +304,12 @@ class Store:
     def copy_hint(self) -> str:
         """What to say about the copy when the database cannot be used: when it was taken
         and how to go back to it, or nothing when there is no readable copy."""
+        games = self._copied_games()
         try:
-            # as_uri escapes what a file: URI would read otherwise ("#", "?", "%").
-            uri = f"{self.copy_path.absolute().as_uri()}?mode=ro"
-            # closing(): a connection's own "with" ends a transaction, not the connection.
-            with closing(sqlite3.connect(uri, uri=True)) as copy:
-                if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                    return ""
-                games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0]
             taken = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.copy_path.stat().st_mtime))
-        except (OSError, sqlite3.Error):
+        except OSError:
+            return ""
+        if not games:
             return ""
         return (f". A copy taken {taken} holds {games} game{'s' if games != 1 else ''}: to go "
                 f"back to it, move {self.path.name} (and any {self.path.name}-wal and -shm) "
@@ -553,7 +620,10 @@ class Store:
         except (OSError, ValueError) as exc:
             raise StoreError(f"{path}: cannot read the settings file ({exc}); "
                              "fix or move it away") from None
-        return data if isinstance(data, dict) else {}
+        if not isinstance(data, dict):
+            raise StoreError(f"{path}: {_named(data)} where the settings belong, not an "
+                             "object; fix or move it away")
+        return data
 
     def save_settings(self, settings: dict[str, Any]) -> None:
         """Write the settings atomically: a temp file in the same folder, then rename."""
@@ -577,6 +647,14 @@ def _sync_folder(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _whole(text: Any) -> int | None:
+    """A meta value read as the whole number it should hold, or ``None``."""
+    try:
+        return int(text)
+    except (TypeError, ValueError):
+        return None
 
 
 def _row_id(n: int) -> bool:

@@ -422,3 +422,78 @@ def test_a_games_row_gone_bad_under_a_throw_does_not_take_the_throw_back(
         conn.execute("UPDATE games SET players = ?", ('{"x": 1}',))
     s = api.post("roll", {"dice": [1, 1]})
     assert s["game"]["players"][0]["score"] == 2 and len(api.table.game.log) == 1
+
+
+def test_an_emptied_database_is_refused_while_its_copy_holds_the_games(data_dir: Path) -> None:
+    """A database cut to nothing (a power cut, a full card) is not a new one: started
+    afresh, the next copy would replace the only copy of the family's games."""
+    _play_and_close(data_dir, 2)
+    db, copy = data_dir / "dicetray.sqlite3", data_dir / "dicetray-copy.sqlite3"
+    kept = copy.read_bytes()
+    db.write_bytes(b"")
+    with pytest.raises(StoreError) as err:
+        Store(data_dir)
+    assert str(db) in str(err.value) and "empty" in str(err.value)
+    assert "holds 1 game: to go back to it" in str(err.value)
+    assert db.read_bytes() == b"" and copy.read_bytes() == kept
+
+
+def test_an_empty_database_with_no_games_kept_anywhere_is_a_new_one(data_dir: Path) -> None:
+    data_dir.mkdir(parents=True)
+    (data_dir / "dicetray.sqlite3").write_bytes(b"")
+    store = Store(data_dir)
+    assert store.revision == 0 and store.current_game_id() is None
+    store.close()
+
+
+def test_a_database_moved_away_to_start_afresh_leaves_its_copy_kept_aside(
+        data_dir: Path) -> None:
+    _play_and_close(data_dir, 2)
+    (data_dir / "dicetray.sqlite3").rename(data_dir / "old.sqlite3")
+    kept = (data_dir / "dicetray-copy.sqlite3").read_bytes()
+    table = Table(Store(data_dir))
+    table.new_game("sum_chicago", ["Cecilia"])             # the first copy of the new one
+    table.store.close()
+    aside = sorted(data_dir.glob("dicetray-copy-*.sqlite3"))
+    assert [p.read_bytes() for p in aside] == [kept]
+    with sqlite3.connect(data_dir / "dicetray-copy.sqlite3") as conn:
+        assert conn.execute("SELECT players FROM games").fetchall() == [('["Cecilia"]',)]
+    conn.close()
+
+
+@pytest.mark.parametrize("edit, said", [
+    ("UPDATE meta SET value = '999' WHERE key = 'schema'", "written by a newer dicetray"),
+    ("UPDATE meta SET value = 'abc' WHERE key = 'schema'", "its schema version is damaged"),
+    ("DELETE FROM meta WHERE key = 'schema'", "its schema version is damaged"),
+    ("UPDATE meta SET value = 'abc' WHERE key = 'revision'", "its revision is damaged"),
+    ("UPDATE meta SET value = 'x' WHERE key = 'current'", "the current game's number is damaged"),
+    ("UPDATE meta SET value = '99' WHERE key = 'current'", "the current game 99 is missing"),
+])
+def test_a_refused_database_is_left_byte_for_byte(data_dir: Path, edit: str, said: str) -> None:
+    _play_and_close(data_dir, 1)
+    db = data_dir / "dicetray.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.execute("PRAGMA journal_mode=DELETE")         # as a copy is kept: WAL shows
+        conn.execute(edit)
+    conn.close()
+    before = db.read_bytes()
+    with pytest.raises(StoreError) as err:
+        Table(Store(data_dir))
+    assert str(err.value).startswith(f"{db}: ") and said in str(err.value)
+    assert db.read_bytes() == before                        # not even switched to WAL mode
+
+
+def test_a_data_folder_that_cannot_be_used_is_refused_by_name(data_dir: Path) -> None:
+    (data_dir / "dicetray.lock").mkdir(parents=True)        # no file can be opened there
+    with pytest.raises(StoreError, match=f"{data_dir}: cannot use the data folder"):
+        Store(data_dir)
+
+
+@pytest.mark.parametrize("text", ["[1, 2, 3]", "null", '"players"'])
+def test_a_settings_file_that_holds_no_settings_is_refused_not_written_over(
+        api: Any, data_dir: Path, text: str) -> None:
+    (data_dir / "settings.json").write_text(text)
+    with pytest.raises(StoreError, match="settings.json: .* not an object"):
+        api.table.store.load_settings()
+    api.start(["Aino", "Bertil"])                           # the game starts all the same
+    assert (data_dir / "settings.json").read_text() == text
