@@ -267,9 +267,9 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def continue_game(data: dict[str, Any]) -> None:
         table.continue_game(need(data, "game"))
 
-    @post("/api/roll", "dice", "player")
+    @post("/api/roll", "dice", "player", "actions")
     def roll(data: dict[str, Any]) -> None:
-        table.hand_roll(need(data, "dice"), data.get("player"))
+        table.hand_roll(need(data, "dice"), data.get("player"), data.get("actions"))
 
     @post("/api/correct", "reading", "die", "value", "teach", "seen", "remove", "add",
           "action", "dice")
@@ -311,9 +311,9 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     def confirm(data: dict[str, Any]) -> None:
         table.confirm(need(data, "reading"))
 
-    @post("/api/undo")
+    @post("/api/undo", "actions")
     def undo(data: dict[str, Any]) -> None:
-        table.undo()
+        table.undo(data.get("actions"))
 
     @post("/api/take-dice-out")
     def take_dice_out(data: dict[str, Any]) -> None:

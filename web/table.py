@@ -754,10 +754,12 @@ class Table:
                 action["player"] = joining_name(self._need_game().seated(), action["player"])
             self._commit(action)
 
-    def hand_roll(self, dice: Any, player: Any = None) -> None:
-        """A throw entered by hand, for ``player`` or whoever's throw it is."""
+    def hand_roll(self, dice: Any, player: Any = None, shown: Any = None) -> None:
+        """A throw entered by hand, for ``player`` or whoever's throw it is. ``shown``,
+        the number of actions the screen's game held (see :func:`_check_shown`)."""
         with self._lock:
             game = self._need_game()
+            _check_shown(game, shown)
             if player is None:
                 player = game.state()["next"].get("player")
                 if player is None:
@@ -765,14 +767,16 @@ class Table:
                                      + (" (the game is over)" if game.state()["finished"] else ""))
             self._commit({"type": "roll", "player": player, "dice": dice})
 
-    def undo(self) -> None:
-        """Take back the latest action still in force.
+    def undo(self, shown: Any = None) -> None:
+        """Take back the latest action still in force (``shown`` as for :meth:`hand_roll`).
 
         When that is a correction of a camera throw, its reading takes back the dice too
         (in the same commit): the control page shows the throw as the game counts it, and
         the dice remembered from it follow."""
         with self._lock:
-            linked, dice = self._undone_correction(self._need_game())
+            game = self._need_game()
+            _check_shown(game, shown)
+            linked, dice = self._undone_correction(game)
             self._commit({"type": "undo"}, reading=linked.id if linked is not None else None,
                          reading_dice=dice)
             if linked is not None and dice is not None:
@@ -1382,6 +1386,23 @@ def _check_die_index(reading: Any, die: Any, seen: Any = None) -> None:
         held = f"dice 0..{len(reading.dice) - 1}" if reading.dice else "no dice"
         raise TableError(f"reading {reading.id} has {held}, not {die!r}", 400)
     _check_seen(reading, seen)
+
+
+def _check_shown(game: scorer.Game, shown: Any) -> None:
+    """Refuse a tap made on a screen whose game has changed since: two tablets tapping
+    Undo for one wrong throw would take back two actions, and a throw entered on both
+    would be scored for the next player too. ``shown`` is the number of actions the
+    screen's game held (its state's ``game.actions``); ``None`` checks nothing."""
+    if shown is None:
+        return
+    if not isinstance(shown, int) or isinstance(shown, bool) or shown < 0:
+        raise TableError(f"actions: the number of the game's actions the screen showed, "
+                         f"not {shown!r}", 400)
+    now = len(game)
+    if shown != now:
+        raise TableError(f"the game changed on another screen meanwhile ({now} action"
+                         f"{'' if now == 1 else 's'} now, {shown} on this screen): nothing "
+                         "was done; look again and tap again if it is still wanted")
 
 
 def _check_seen(reading: Any, seen: Any) -> None:

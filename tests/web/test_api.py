@@ -432,3 +432,44 @@ def test_the_history_names_the_loser_of_a_pub_chicago_game(api: Any) -> None:
     assert "Bertil lost" in page and ">over<" not in page
     api.post("undo")                         # not over any more
     assert "Bertil lost" not in api.client.get("/history").get_data(as_text=True)
+
+
+def test_the_same_throw_entered_on_two_tablets_is_scored_once(api: Any) -> None:
+    """Each tablet sends the number of actions its game showed: the second throw was
+    entered for Aino, and must not be scored for Bertil."""
+    api.start(["Aino", "Bertil", "Cecilia"])
+    shown = api.state()["game"]["actions"]
+    api.post("roll", {"dice": [1, 1], "actions": shown})
+    before = api.state()
+    s = api.post("roll", {"dice": [3, 4], "actions": shown}, status=409)
+    assert s["error"].startswith("the game changed on another screen meanwhile (1 action "
+                                 "now, 0 on this screen): nothing was done")
+    assert api.state() == before
+    s = api.post("roll", {"dice": [3, 4], "actions": shown + 1})   # looked again: Bertil's
+    assert [p["score"] for p in s["game"]["players"]] == [2, 0, 0]
+    assert s["game"]["next"]["player"] == "Cecilia"
+
+
+def test_two_undos_tapped_for_one_wrong_throw_take_back_one(api: Any) -> None:
+    api.start(["Aino", "Bertil", "Cecilia"])
+    for dice in ([1, 1], [2, 2], [3, 3]):
+        api.post("roll", {"dice": dice})
+    shown = api.state()["game"]["actions"]
+    api.post("undo", {"actions": shown})
+    before = api.state()
+    api.post("undo", {"actions": shown}, status=409)
+    assert api.state() == before
+    assert before["game"]["actions"] == 4                   # three throws and one undo
+    assert before["game"]["next"]["player"] == "Cecilia"   # hers taken back, Bertil's kept
+
+
+@pytest.mark.parametrize("shown", ["3", -1, 1.5, True, None])
+def test_the_actions_a_screen_showed_must_be_a_count(api: Any, shown: Any) -> None:
+    api.start(["Aino"])
+    before = api.state()
+    if shown is None:                        # none sent: nothing to check, as before
+        api.post("undo", {}, status=409)     # (there is nothing to undo)
+        return
+    s = api.post("undo", {"actions": shown}, status=400)
+    assert s["error"] == f"actions: the number of the game's actions the screen showed, not {shown!r}"
+    assert api.state() == before

@@ -549,3 +549,33 @@ def test_the_dice_entered_by_hand_are_the_dice_shown(browser: Any, tmp_path: Pat
         log = server.table.game.log if server.table.game else []
         assert [a["dice"] for a in log] == [[3, 2], shown]
         page.close()
+
+
+def test_a_throw_entered_on_two_tablets_is_scored_once_and_a_correction_warns_of_nothing(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        context = browser.new_context(viewport={"width": 1024, "height": 768})
+        one, two = context.new_page(), context.new_page()
+        for page in (one, two):
+            page.goto(server.url + "/control")
+            page.wait_for_selector("#hand [data-hand='1']")
+            page.click("#hand [data-hand='0']")               # each enters Aino's throw
+        one.click("#handgo")                                   # 2 + 1
+        two.wait_for_function("document.querySelector('#status').innerText.includes('Bertil')")
+        two.click("#handgo")                                   # the same throw, too late
+        two.wait_for_function("document.querySelector('#handerror').innerText.includes("
+                              "'changed on another screen')")
+        game = server.table.state()["game"]
+        assert [a["player"] for a in server.table.game.log] == ["Aino"]   # Bertil's not taken
+        assert game["next"]["player"] == "Bertil"
+
+        server.table.handle_reading(reading(1, 2))             # Bertil's, read by the camera
+        one.wait_for_selector("#reading [data-die='1'] svg")
+        one.click("#reading [data-die='1'] svg")
+        one.click("#picker [data-value='3'] svg")
+        wait_for(lambda: server.table.state()["reading"]["dice"][1]["value"] == 3)
+        one.wait_for_timeout(300)
+        # One tap, one request: no "still waiting for the table's answer" after it.
+        assert not one.is_visible("#toast.show")
+        context.close()

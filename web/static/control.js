@@ -232,7 +232,8 @@ function openPicker(i, waiting) {
   // The dice as shown when the picker opened: if another screen takes a die away
   // meanwhile, "die i" is another die, and the table refuses the tap instead.
   const seen = state.reading.dice.map((d) => (d.value == null ? null : d.value));
-  p.querySelectorAll("[data-value]").forEach((el) => el.addEventListener("click", async () => {
+  // Buttons only: the die drawn inside each button carries data-value too.
+  p.querySelectorAll("button[data-value]").forEach((el) => el.addEventListener("click", async () => {
     const value = Number(el.dataset.value);
     const teach = teachable && $("teach").checked;
     closePicker();
@@ -330,21 +331,29 @@ function closePicker() {
   $("picker").innerHTML = "";
 }
 
+// The game's number of actions when a die of the throw being entered was first tapped:
+// sent with the throw, so one entered on a screen while another scored a throw is
+// refused (and shown again) instead of being scored for the next player.
+let handAt = null;
+
 function renderHand(s) {
   const n = s.game && s.game.next ? s.game.next.dice || 0 : 0;
-  if (handDice.length !== n) handDice = Array(n).fill(1);
+  if (handDice.length !== n) { handDice = Array(n).fill(1); handAt = null; }
   const box = $("hand");
   box.innerHTML = n ? handDice.map((v, i) => `<button type="button" class="diebutton" data-hand="${i}">${dieSVG(v)}</button>`).join("") +
     `<button id="handgo">Score this throw</button>` : `<span class="muted">No throw expected.</span>`;
   box.querySelectorAll("[data-hand]").forEach((el) => el.addEventListener("click", () => {
     const i = Number(el.dataset.hand);
+    if (handAt === null) handAt = state.game.actions;
     handDice[i] = handDice[i] % 6 + 1;       // tap cycles 1 → 6 → 1
     el.innerHTML = dieSVG(handDice[i]);
   }));
   if (n) $("handgo").addEventListener("click", async () => {
     // Back to ones for the next throw, on the page too: the live event that drew the new
     // state may have come before this answer, and the dice shown must be those sent.
-    if (await post("roll", { dice: handDice }, $("handerror"))) {
+    const actions = handAt === null ? state.game.actions : handAt;
+    handAt = null;
+    if (await post("roll", { dice: handDice, actions }, $("handerror"))) {
       handDice = [];
       renderHand(state);
     }
@@ -532,7 +541,8 @@ async function setup() {
   $("drawtakeback").addEventListener("click", () => post("draw/take-back", {}, $("drawerror")));
   $("drawcancel").addEventListener("click", () => post("draw/cancel", {}, $("drawerror")));
   $("drawroll").addEventListener("click", () => post("roll-for-me", {}, $("drawerror")));
-  $("undo").addEventListener("click", () => post("undo"));
+  // As above: two people tapping Undo for one wrong throw take back one action.
+  $("undo").addEventListener("click", () => post("undo", state && state.game ? { actions: state.game.actions } : {}));
   $("rollforme").addEventListener("click", () => post("roll-for-me", {}, $("trayerror")));
   $("confirm").addEventListener("click", () => post("confirm", { reading: state.reading.id }, $("trayerror")));
   $("join").addEventListener("click", async () => {
