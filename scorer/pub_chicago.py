@@ -125,6 +125,7 @@ class PubChicagoState:
     match: Match
     round: ThrowRound
     started: bool = False
+    drawn: bool = False           # the first leader was drawn by lot
     may_close: str | None = None
     rounds_played: int = 0
     last_round: dict[str, Any] | None = None
@@ -272,6 +273,7 @@ class PubChicagoRules(Rules[PubChicagoState]):
         player = action.player or ""
         if action.type == "leader":
             state.round = _new_round(state, player, 1)
+            state.drawn = True
         elif action.type == "roll":
             self._roll(state, action.need_dice())
         elif action.type == "set_aside":
@@ -425,6 +427,9 @@ class PubChicagoRules(Rules[PubChicagoState]):
             "round": None if state.finished else _round_json(state.round, state.round.announcement),
             "rounds_played": state.rounds_played,
             "last_round": state.last_round,
+            # Whether the first leader was drawn by lot: a second draw stays legal (Undo
+            # is not needed to draw again), but the control page offers one draw only.
+            "leader_drawn": state.drawn,
         }
 
     def help(self, options: Mapping[str, Any]) -> list[str]:

@@ -799,3 +799,26 @@ def test_help_lists_the_options_and_decisions_in_force():
 def test_the_examples_in_the_docstrings_hold(module):
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_state_says_whether_the_first_leader_was_drawn_and_undo_takes_it_back():
+    """The control page offers one draw: offered again, "Draw the first leader by lot"
+    could be tapped until the lot fell on whoever the tapper wished."""
+    game = new_game("pub_chicago", ABC)
+    assert not game.state()["leader_drawn"]
+    play(game, "leader Cecilia")
+    assert game.state()["round"]["leader"] == "Cecilia" and game.state()["leader_drawn"]
+    play(game, "undo")
+    assert not game.state()["leader_drawn"]
+
+
+def test_a_game_file_with_the_leader_drawn_twice_still_replays():
+    """Files kept before the draw was offered once may hold several draws: the last counts."""
+    data = {"format": "dicetray-game/1", "family": "pub_chicago", "players": ABC,
+            "options": {"variant": "basis", "match_length": 3},
+            "actions": [{"type": "leader", "player": "Bertil"},
+                        {"type": "leader", "player": "Cecilia"},
+                        {"type": "roll", "player": "Cecilia", "dice": [2, 3, 4]}]}
+    state = load_game(data).state()
+    assert state["round"]["leader"] == "Cecilia" and state["round"]["order"][0] == "Cecilia"
+    assert state["next"]["player"] == "Cecilia" and state["next"]["throw"] == 2

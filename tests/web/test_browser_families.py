@@ -106,11 +106,12 @@ def test_pub_chicago_lot_sixes_and_announcement_on_the_panel(screens: Any) -> No
     s.control.wait_for_selector("#other [data-draw]")
     before = server.table.state()["revision"]
     s.control.click("#other [data-draw]")
-    # Drawing again is allowed until the first throw, so the button stays: wait for the draw.
     s.control.wait_for_function("(r) => Number(document.body.dataset.revision) > r", arg=before,
                                 timeout=WAIT_MS)
     leader = server.table.state()["game"]["round"]["leader"]
     s.board_shows(f"leader {leader}")
+    # One draw: offered again, it could be tapped until the lot fell where one wished.
+    assert s.control.locator("#other [data-draw]").count() == 0
 
     server.table.handle_reading(reading(6, 6, 3))
     s.control.click("#other [data-type='turn_sixes']")

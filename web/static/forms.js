@@ -75,7 +75,9 @@ function pubChicagoForm(box, game, s, ui) {
   const turn = rnd.turn;
   let html = `<div class="formhead">Throw round ${rnd.number}, leader <b>${esc(rnd.leader)}</b>` +
     (rnd.announced ? ` · ${esc(rnd.announced)}` : "") + ` · <b>${esc(player)}</b>'s turn</div>`;
-  if (can(game, "leader")) {
+  // One draw offered: drawn again and again, the lot could fall where the tapper wished
+  // (Undo takes a draw back).
+  if (can(game, "leader") && !game.leader_drawn) {
     html += `<div class="row"><button data-draw>Draw the first leader by lot</button>` +
       `<span class="muted">the app picks one of ${game.players.length} at random</span></div>`;
   }
