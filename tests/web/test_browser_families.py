@@ -158,6 +158,21 @@ def test_card_chicago_exchange_and_shown_hands_on_the_panel(screens: Any) -> Non
     assert s.control.inner_text("#othererror") == ""
 
 
+def test_a_hand_being_typed_keeps_its_keys_when_another_screen_acts(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"])
+    s = open_screens()
+    s.control.click("#other [data-hand='Aino']")
+    s.control.keyboard.type("AS KS")
+    before = server.table.state()["revision"]
+    server.table.act({"type": "exchange", "player": "Bertil", "count": 2})   # the phone
+    s.control.wait_for_function("(r) => Number(document.body.dataset.revision) > r", arg=before,
+                                timeout=WAIT_MS)
+    s.control.wait_for_selector("#other :text('exchanged 2')")            # drawn afresh
+    s.control.keyboard.type(" QS JS TS")
+    assert s.control.input_value("#other [data-hand='Aino']") == "AS KS QS JS TS"
+
+
 def test_pub_chicago_offers_a_match_length_for_basis_alone_and_names_its_loser(
         screens: Any) -> None:
     server, open_screens = screens

@@ -378,6 +378,22 @@ const HANDLED = ["roll", "undo", "correct", "join", "leave"];
 
 let formShown = null;      // the game state the family form was last drawn from
 
+/** A field of ``box`` being typed in, found again once ``box`` is drawn afresh (another
+ * screen's tap redraws the form): returns what puts the focus and caret back, so the
+ * next keys still go where the person is typing. */
+function typingIn(box) {
+  const el = document.activeElement;
+  if (!el || el.tagName !== "INPUT" || !box.contains(el)) return () => {};
+  const which = el.id ? `#${CSS.escape(el.id)}` : el.dataset.hand != null ? `[data-hand="${CSS.escape(el.dataset.hand)}"]` : null;
+  const [start, end] = [el.selectionStart, el.selectionEnd];
+  return () => {
+    const again = which && box.querySelector(which);
+    if (!again) return;
+    again.focus();
+    if (start != null) again.setSelectionRange(start, end);
+  };
+}
+
 function renderOther(s) {
   const g = s.game;
   if (g && FORMS[g.family]) {
@@ -388,7 +404,9 @@ function renderOther(s) {
     if (shown === formShown) return;
     formShown = shown;
     $("othererror").textContent = "";      // an error about the game before is stale now
+    const typing = typingIn($("other"));
     FORMS[g.family]($("other"), g, s, formUI);
+    typing();
     return;
   }
   formShown = null;
