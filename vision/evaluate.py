@@ -23,6 +23,7 @@ import numpy as np
 
 from calibration import Calibration, KnownDie
 from vision import known_dice
+from vision.photos import read_photo
 from vision.reader import DieRead, Reading, read_dice
 
 
@@ -211,12 +212,12 @@ def load_photo(folder: Path | str, im: LabelledImage) -> np.ndarray:
     path = Path(folder) / im.file
     if not path.is_file():
         raise ValueError(f"{path}: no such photo (labels.json lists it)")
-    upright = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    upright = read_photo(path)
     if upright is None:
-        raise ValueError(f"{path}: cannot decode image")
+        raise ValueError(f"{path}: cannot decode the image (not an image, or damaged or cut short)")
     if upright.shape[:2] == (im.height, im.width):
         return np.asarray(upright)
-    stored = cv2.imread(str(path), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    stored = read_photo(path, cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
     if stored is not None and stored.shape[:2] == (im.height, im.width):
         return np.asarray(stored)
     h, w = upright.shape[:2]

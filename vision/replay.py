@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.frames import FramePacer, SourceClosed
+from vision.photos import read_photo
 
 __all__ = ["IMAGE_SUFFIXES", "Replay", "ReplayUnavailable"]
 
@@ -66,11 +67,18 @@ class Replay:
             what = f"one photo, {still.shape[1]}x{still.shape[0]}"
         else:
             self._video = cv2.VideoCapture(str(self.path))
+            # A file a video reader opens may still hold no frame (a text file named
+            # .jpg opens as an image sequence): the first frame is read now, to say so.
             if not self._video.isOpened():
                 raise ReplayUnavailable(f"{path}: not a photo or a video OpenCV can read")
+            ok, first = self._video.read()
+            if not ok:
+                self._video.release()
+                raise ReplayUnavailable(f"{path}: not a photo or a video OpenCV can read "
+                                        "(it opens, but holds no frames)")
             got = self._video.get(cv2.CAP_PROP_FPS)
             fps = got if 1.0 <= got <= 240.0 else fps  # some containers report 0 or nonsense
-            self._frames = self._played(self._video)
+            self._frames = self._played(self._video, first)
             what = f"a video at {fps:g} fps"
         self.fps = fps
         self.realtime = realtime
@@ -87,7 +95,7 @@ class Replay:
     @staticmethod
     def _photos(paths: list[Path], repeat: int) -> Iterator[np.ndarray]:
         for p in paths:
-            frame = cv2.imread(str(p), cv2.IMREAD_COLOR)
+            frame = read_photo(p)
             if frame is None:
                 # A photo half copied (its header is right, the rest is not): one bad
                 # file must not stop the replay of the others.
@@ -97,7 +105,8 @@ class Replay:
                 yield frame
 
     @staticmethod
-    def _played(video: cv2.VideoCapture) -> Iterator[np.ndarray]:
+    def _played(video: cv2.VideoCapture, first: np.ndarray) -> Iterator[np.ndarray]:
+        yield first
         while True:
             ok, frame = video.read()
             if not ok:
@@ -129,7 +138,7 @@ class Replay:
 
 
 def _imread(path: Path) -> np.ndarray:
-    frame = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    frame = read_photo(path)
     if frame is None:
-        raise ReplayUnavailable(f"{path}: not a photo OpenCV can read")
+        raise ReplayUnavailable(f"{path}: not a photo OpenCV can read (or damaged or cut short)")
     return frame

@@ -127,6 +127,7 @@ def read(args: argparse.Namespace) -> int:
     """Read the dice of each image: one line each (JSON with ``--json``)."""
     import cv2
 
+    from vision.photos import read_photo
     from vision.reader import read_dice
 
     try:
@@ -135,7 +136,7 @@ def read(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     status = 0
     for name in args.images:
-        image = cv2.imread(name, cv2.IMREAD_COLOR) if Path(name).is_file() else None
+        image = read_photo(name) if Path(name).is_file() else None
         if image is None:
             problem = _unreadable(Path(name))
             status = _fail(f"{name}: {problem}")
@@ -160,7 +161,7 @@ def _unreadable(path: Path) -> str:
         return "a folder, not an image file"
     if not path.is_file():
         return "no such image file"
-    return "cannot decode the image (not an image, or damaged)"
+    return "cannot decode the image (not an image, or damaged or cut short)"
 
 
 def evaluate(args: argparse.Namespace) -> int:

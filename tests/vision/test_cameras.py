@@ -15,7 +15,7 @@ from camera_fakes import FakeCapture, fake_picamera2
 from vision.cameras import CameraUnavailable, open_camera, reopener, usb_candidates
 from vision.frames import CameraThread, FrameSource, SimCamera, SourceClosed
 from vision.picamera import PiCamera, PiCameraUnavailable
-from vision.replay import Replay
+from vision.replay import Replay, ReplayUnavailable
 from vision.usbcamera import UsbCamera, UsbCameraError, UsbCameraUnavailable
 
 
@@ -486,18 +486,13 @@ def test_replay_of_a_video_plays_its_frames_then_keeps_the_last(tmp_path: Path) 
     assert [round(v / 10) * 10 for v in levels] == [30, 90, 150, 210, 210, 210]
 
 
-def test_replay_of_a_video_with_no_frames_stops_the_camera_with_a_reason(tmp_path: Path) -> None:
-    """A recording that was never finished opens but holds no frame: the control page must
-    say so, not only that the camera stopped."""
+def test_replay_of_a_video_with_no_frames_is_refused_with_a_reason(tmp_path: Path) -> None:
+    """A recording that was never finished opens but holds no frame: it is refused when
+    the camera is chosen, saying so, not only that the camera stopped."""
     path = tmp_path / "tray.avi"
     cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48)).release()
-    cam = Replay(path, realtime=False)
-    thread = CameraThread(cam).start()
-    deadline = time.monotonic() + 5
-    while thread.running and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert not thread.running and thread.latest.closed
-    assert thread.error is not None and "holds no frames" in str(thread.error)
+    with pytest.raises(ReplayUnavailable, match="it opens, but holds no frames"):
+        Replay(path, realtime=False)
 
 
 def test_replay_in_real_time_keeps_the_frame_rate(tmp_path: Path) -> None:
@@ -588,3 +583,21 @@ def test_pi_camera_stopped_while_hung_lets_the_camera_go_when_the_capture_return
     _stop_while_hung(cam, hang, hanging, go_on)
     device = module.Picamera2.opened[-1]  # type: ignore[attr-defined]
     assert device.closed
+
+
+def test_a_file_that_opens_as_a_video_but_holds_no_frame_is_refused(tmp_path: Path) -> None:
+    """A text file named .jpg opens as an image sequence: no frame ever came, and the
+    server ran on with nothing to show."""
+    path = tmp_path / "tray.jpg"
+    path.write_text("these are notes, not a photo\n" * 40)
+    with pytest.raises(CameraUnavailable, match="not a photo or a video OpenCV can read"):
+        open_camera(str(path))
+
+
+def test_a_photo_cut_short_in_a_folder_is_skipped_not_shown_half_grey(tmp_path: Path) -> None:
+    _photo(tmp_path / "a.jpg", 40)
+    whole = (tmp_path / "a.jpg").read_bytes()
+    (tmp_path / "b.jpg").write_bytes(whole[: len(whole) // 2])
+    cam = open_camera(str(tmp_path))
+    cam.realtime = False
+    assert {int(cam.read()[0, 0, 0]) for _ in range(100)} <= {39, 40, 41}

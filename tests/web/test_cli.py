@@ -217,3 +217,29 @@ def test_eval_with_the_train_dice_remembered(tmp_path: Path, capsys: Any) -> Non
     # The train photos' dice are what is remembered: they cannot also be what is scored.
     assert main(["eval", str(folder), "--split", "train", "--remember-train"]) == 2
     assert "score the check split" in capsys.readouterr().err
+
+
+def test_read_refuses_a_jpeg_cut_short_rather_than_read_half_a_tray(tmp_path: Path,
+                                                                     capsys: Any) -> None:
+    """OpenCV's imread fills a JPEG cut short with grey: the dice in the lost part
+    would be missed without a word."""
+    image = np.full((240, 320, 3), 60, np.uint8)
+    cv2.rectangle(image, (100, 150), (160, 210), (250, 250, 250), -1)
+    whole = tmp_path / "tray.jpg"
+    cv2.imwrite(str(whole), image)
+    cut = tmp_path / "cut.jpg"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size * 2 // 3])
+    assert main(["read", str(whole), str(cut), "--json"]) == 2
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert "dice" in lines[0]
+    assert lines[1] == {"file": str(cut), "error": "cannot decode the image (not an image, "
+                                                   "or damaged or cut short)"}
+
+
+def test_the_examples_in_the_photo_readers_docstring_hold() -> None:
+    import doctest
+
+    from vision import photos
+
+    result = doctest.testmod(photos)
+    assert result.attempted > 0 and result.failed == 0
