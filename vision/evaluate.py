@@ -4,7 +4,9 @@ A folder holds photos, ``labels.json`` and ``split.json`` as DESIGN.md describes
 folder without ``split.json`` (photos from elsewhere) was never trained on, so all its
 photos are check photos. A read die matches a labelled die when its centre lies in the
 labelled box grown by 25 % on each side; matching is one-to-one, nearest pair first. A die is read right when its
-value is right and it is not flagged; missed and extra dice count against the photo.
+value is right and it is not flagged; a die missed and a die read where none is count as
+dice read wrong (the accuracy is the dice read right over the labelled dice and the
+extra ones), and against their photo.
 """
 from __future__ import annotations
 
@@ -72,9 +74,19 @@ def load_labels(folder: Path | str) -> list[LabelledImage]:
         raise ValueError(f"{path}: cannot read labels ({exc})") from exc
     except UnicodeDecodeError:
         raise ValueError(f"{path}: cannot read labels (not UTF-8 text)") from None
+    except RecursionError:
+        raise ValueError(f"{path}: cannot read labels (nested too deeply)") from None
     if not isinstance(data, dict) or not isinstance(data.get("images"), list):
         raise ValueError(f"{path}: no \"images\" list")
-    return [_labelled_image(path, n, entry) for n, entry in enumerate(data["images"])]
+    images = [_labelled_image(path, n, entry) for n, entry in enumerate(data["images"])]
+    # A photo listed twice would be read and counted twice.
+    first: dict[str, int] = {}
+    for n, im in enumerate(images):
+        if im.file in first:
+            raise ValueError(f"{path}: image entries {first[im.file]} and {n} are both "
+                             f"{im.file!r}")
+        first[im.file] = n
+    return images
 
 
 def _labelled_image(path: Path, n: int, entry: Any) -> LabelledImage:
@@ -129,14 +141,22 @@ def split_files(folder: Path | str, split: str) -> set[str] | None:
         raise ValueError(f"{folder}: no split.json, so no {split} photos: use --split check or all")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        lists = {name: data[name] for name in ("train", "check") if name in data}
         names = data[split]
-        if not isinstance(names, list):
-            raise TypeError(f"its {split!r} is not a list")
-        return {str(n) for n in names}
+        if not all(isinstance(v, list) for v in lists.values()):
+            raise TypeError("its train and check are not both lists")
     except (OSError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise ValueError(f"{path}: cannot read split ({exc})") from exc
     except UnicodeDecodeError:
         raise ValueError(f"{path}: cannot read split (not UTF-8 text)") from None
+    except RecursionError:
+        raise ValueError(f"{path}: cannot read split (nested too deeply)") from None
+    # A photo in both lists is one the reader was trained on, scored as if it never was.
+    both = sorted({str(n) for n in lists.get("train", [])} & {str(n) for n in lists.get("check", [])})
+    if both:
+        named = ", ".join(map(repr, both[:3])) + (" ..." if len(both) > 3 else "")
+        raise ValueError(f"{path}: {named} in both the train and the check list")
+    return {str(n) for n in names}
 
 
 def has_split(folder: Path | str) -> bool:
@@ -156,6 +176,9 @@ def select(folder: Path | str, split: str) -> list[LabelledImage]:
         raise ValueError(f"{Path(folder) / 'split.json'}: its {split} list names {listed}, "
                          "which labels.json does not hold")
     images = [im for im in labelled if names is None or im.file in names]
+    if not images:
+        raise ValueError(f"{Path(folder)}: no {split} photos to score"
+                         + ("" if names is None else " (its split.json lists none)"))
     return sorted(images, key=lambda im: im.file)
 
 
@@ -235,6 +258,9 @@ def remembered(folder: Path | str, split: str = "train",
     """
     if split == "check":
         raise ValueError("the check split is what the memory is measured on, not made of")
+    if split == "train" and not has_split(folder):
+        raise ValueError(f"{folder}: no split.json, so no train photos whose dice could be "
+                         "remembered: score it without --remember-train")
     known: tuple[KnownDie, ...] = ()
     for im in select(folder, split):
         known = remembered_photo(known, folder, im, calibration)
@@ -327,7 +353,8 @@ class _Tally:
             "image_accuracy": self.images_right / self.images if self.images else 0.0,
             "dice": self.dice,
             "right": self.right,
-            "accuracy": self.right / self.dice if self.dice else 0.0,
+            # Every die read wrong counts: misread, flagged, missed, and extra.
+            "accuracy": self.right / (self.dice + self.extra) if self.dice + self.extra else 0.0,
             "confident_misreads": self.confident_misreads,
             "flagged": self.flagged,
             "flagged_by_reason": dict(sorted(self.flagged_by_reason.items())),
@@ -366,6 +393,12 @@ def evaluate(
     if remember_train and split != "check":
         raise ValueError(f"the {split} split holds the train photos whose dice would be "
                          "remembered: score the check split with them")
+    seen: dict[Path, str] = {}
+    for d in dirs:
+        where = Path(d).resolve()
+        if where in seen:
+            raise ValueError(f"{d}: the same folder as {seen[where]}: each is scored once")
+        seen[where] = str(d)
     previous = cv2.getNumThreads()
     cv2.setNumThreads(1)
     try:
@@ -406,7 +439,7 @@ def evaluate(
 
 def _summary_line(name: str, r: dict[str, Any]) -> str:
     line = (
-        f"{name:<22} dice {r['right']:>4}/{r['dice']:<4} {100 * r['accuracy']:6.2f} %  "
+        f"{name:<22} dice {r['right']:>4}/{r['dice'] + r['extra']:<4} {100 * r['accuracy']:6.2f} %  "
         f"photos {r['images_right']:>3}/{r['images']:<3} {100 * r['image_accuracy']:6.2f} %  "
         f"misread {r['confident_misreads']:>3}  flagged {r['flagged']:>3}  "
         f"missed {r['missed']:>3}  extra {r['extra']:>3}  {r['ms_median']:6.1f} ms median"

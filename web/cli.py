@@ -171,7 +171,8 @@ def evaluate(args: argparse.Namespace) -> int:
 
     for d in args.dirs:
         if not (Path(d) / "labels.json").is_file():
-            return _fail(f"{d}: no labels.json in this folder")
+            return _fail(f"{d}: " + ("no labels.json in this folder" if Path(d).is_dir()
+                                     else "no such folder"))
     try:
         report = run_eval(args.dirs, split=args.split, calibration=_calibration(args.calibration),
                           remember_train=args.remember_train)

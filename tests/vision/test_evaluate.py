@@ -70,7 +70,10 @@ def test_evaluate_counts(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         3, 1, 1, 1, 0, 1)
     assert r["images"] == 2 and r["images_right"] == 0
     assert r["confusion"]["5"]["4"] == 1 and r["confusion"]["2"]["flagged"] == 1
-    assert report["overall"]["accuracy"] == pytest.approx(1 / 3)
+    # Three labelled dice and one read where none is: one right of four (the issue:
+    # "missed and extra dice count as wrong").
+    assert report["overall"]["accuracy"] == pytest.approx(1 / 4)
+    assert " 1/4 " in format_report(report)
     assert "overall" in format_report(report)
 
 
@@ -233,3 +236,44 @@ def test_eval_times_no_model_loading(folder: Path) -> None:
 
     r = ev.evaluate([folder], "check", reader=reader)["overall"]
     assert r["images"] == 2 and r["ms_max"] < 100
+
+
+def test_a_photo_listed_twice_in_the_labels_is_refused(folder: Path) -> None:
+    data = json.loads((folder / "labels.json").read_text())
+    data["images"].append(dict(data["images"][0]))
+    (folder / "labels.json").write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="image entries 0 and 3 are both 'a.png'"):
+        select(folder, "check")
+
+
+def test_a_photo_in_both_the_train_and_the_check_list_is_refused(folder: Path) -> None:
+    (folder / "split.json").write_text(json.dumps({"train": ["c.png", "b.png"],
+                                                   "check": ["a.png", "b.png"]}))
+    with pytest.raises(ValueError, match="'b.png' in both the train and the check list"):
+        select(folder, "check")
+
+
+def test_a_split_with_no_photo_to_score_is_refused(folder: Path) -> None:
+    (folder / "split.json").write_text(json.dumps({"train": ["a.png", "b.png", "c.png"],
+                                                   "check": []}))
+    with pytest.raises(ValueError, match="no check photos to score"):
+        ev.evaluate([folder], "check")
+
+
+def test_one_folder_named_twice_is_scored_once(folder: Path) -> None:
+    with pytest.raises(ValueError, match="the same folder as"):
+        ev.evaluate([folder, folder / ".." / folder.name], "check")
+
+
+@pytest.mark.parametrize("name", ["labels.json", "split.json"])
+def test_a_label_file_nested_too_deeply_is_refused_by_name(folder: Path, name: str) -> None:
+    (folder / name).write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(ValueError, match=f"{name}: cannot read .*nested too deeply"):
+        select(folder, "check")
+
+
+def test_remembering_the_train_photos_of_a_folder_with_none_says_so(folder: Path) -> None:
+    (folder / "split.json").unlink()
+    with pytest.raises(ValueError, match="no split.json, so no train photos whose dice could "
+                                         "be remembered: score it without --remember-train"):
+        ev.evaluate([folder], "check", remember_train=True)

@@ -243,3 +243,10 @@ def test_the_examples_in_the_photo_readers_docstring_hold() -> None:
 
     result = doctest.testmod(photos)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_eval_of_a_folder_that_is_not_there_says_so(tmp_path: Path, capsys: Any) -> None:
+    assert main(["eval", str(tmp_path / "nowhere")]) == 2
+    assert f"{tmp_path / 'nowhere'}: no such folder" in capsys.readouterr().err
+    assert main(["eval", str(tmp_path)]) == 2
+    assert f"{tmp_path}: no labels.json in this folder" in capsys.readouterr().err
