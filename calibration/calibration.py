@@ -256,7 +256,7 @@ class Calibration:
         return Calibration(
             tray=tray,
             background=background,
-            die_size_px=float(_num(size, "die_size_px")) if size is not None else None,
+            die_size_px=_die_size(size, image_size) if size is not None else None,
             pip_color=(
                 tuple(_whole(c, "pip_color") for c in _list(pip, "pip_color", 3))  # type: ignore[arg-type]
                 if pip is not None
@@ -395,6 +395,29 @@ def _decode_png(text: Any, name: str, *, colour: bool) -> np.ndarray:
     return image
 
 
+# A die size in a file beyond these is a slip of the hand (1 for 100, a size in mm):
+# the reader would find no die in any frame, silently. No reader finds a die's pips
+# below a few pixels; no camera's frame is as big as the upper one.
+MIN_DIE_PX = 4.0
+MAX_DIE_PX = 20000.0
+
+
+def _die_size(raw: Any, image_size: Any) -> float:
+    """A calibration file's ``die_size_px``, checked to be a die a frame can show."""
+    size = float(_num(raw, "die_size_px"))
+    if size < MIN_DIE_PX:
+        raise ValueError(f"die_size_px {raw!r} is smaller than any die the reader can read "
+                         f"(at least {MIN_DIE_PX:g} px)")
+    frame = None
+    if isinstance(image_size, list) and len(image_size) == 2 and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in image_size):
+        frame = max(image_size)
+    if size > (frame or MAX_DIE_PX):
+        raise ValueError(f"die_size_px {raw!r} is larger than the camera's frame "
+                         f"({frame or MAX_DIE_PX:g} px)")
+    return size
+
+
 def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     """Read a calibration file; a missing or corrupt file raises :class:`CalibrationError`.
 
@@ -402,7 +425,8 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     """
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        # utf-8-sig: a file edited by hand in Windows' Notepad begins with a byte-order mark.
+        text = p.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise CalibrationError(f"{p}: cannot read calibration file ({exc.strerror or exc})") from exc
     except UnicodeDecodeError:
@@ -411,6 +435,8 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise CalibrationError(f"{p}: calibration file is not valid JSON ({exc})") from None
+    except RecursionError:
+        raise CalibrationError(f"{p}: calibration file is not valid JSON (nested too deeply)") from None
     try:
         return Calibration.from_json(data)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:

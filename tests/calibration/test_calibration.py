@@ -133,6 +133,14 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "die_size_px": 1%s}' % ("0" * 400), "die_size_px: expected a finite number"),
         ('{"version": 1, "tray": [[0, 0], [1%s, 0], [9, 9]]}' % ("0" * 400),
          "tray: expected a finite number"),
+        # A slip of the hand: the reader then found no die in any frame, silently.
+        ('{"version": 1, "die_size_px": 1}', "die_size_px 1 is smaller than any die the "
+         "reader can read (at least 4 px)"),
+        ('{"version": 1, "die_size_px": 1e308}', "die_size_px 1e+308 is larger than the "
+         "camera's frame (20000 px)"),
+        ('{"version": 1, "die_size_px": 700, "image_size": [640, 480]}',
+         "die_size_px 700 is larger than the camera's frame (640 px)"),
+        ('{"version": 1, "tray": %s}' % ("[" * 100_000 + "]" * 100_000), "nested too deeply"),
     ],
 )
 def test_corrupt_file_is_refused_naming_file_and_fault(tmp_path: Path, text: str, fault: str) -> None:
@@ -215,3 +223,10 @@ def test_a_tray_beyond_the_frame_reads_nothing_rather_than_failing() -> None:
     cal = Calibration.from_rect(700, 500, 1200, 900)
     assert cal.tray_bounds(640, 480) == (639, 479, 640, 480)
     assert read_dice(np.full((480, 640, 3), 90, np.uint8), cal).dice == ()
+
+
+def test_a_file_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
+    """Windows' Notepad begins a file it saves with one; the README invites editing by hand."""
+    path = tmp_path / "cal.json"
+    path.write_text('\ufeff{"version": 1, "die_size_px": 42}', encoding="utf-8")
+    assert load_calibration(path).die_size_px == 42.0
