@@ -56,6 +56,11 @@ def test_a_missed_die_and_a_pen_read_as_a_die_are_each_one_tap(
         server.table.handle_reading(reading(1))          # the camera missed Aino's other 1
         page = browser.new_page(viewport={"width": 1024, "height": 768})
         page.goto(server.url + "/control")
+        page.wait_for_selector("#adddie")
+        # One die short: "Confirm as read" would be refused, so it is neither shown nor said.
+        assert not page.is_visible("#confirm")
+        assert "add a die the camera missed" in page.inner_text("#note")
+        assert "confirm it" not in page.inner_text("#note")
         page.click("#adddie")
         page.click("#picker [data-value='1'] svg")
         page.wait_for_function("() => !document.querySelector('#adddie')", timeout=10_000)
@@ -64,6 +69,7 @@ def test_a_missed_die_and_a_pen_read_as_a_die_are_each_one_tap(
         server.table.handle_reading(reading(1, 4, 1, flagged=[1]))   # Bertil's, and a pen
         page.wait_for_selector("#reading [data-die='2'] svg")
         assert page.locator("#adddie").count() == 0                  # nothing is missing
+        assert not page.is_visible("#confirm")                       # but one too many
         page.click("#reading [data-die='1'] svg")
         page.click("#notadie")
         page.wait_for_function(

@@ -66,6 +66,12 @@ function showError(box, message) {
   toast(message);
 }
 
+/** Whether the waiting throw holds another number of dice than the game expects. */
+function countOff(s) {
+  const expected = s.game && s.game.next ? s.game.next.dice : null;
+  return Boolean(s.reading && s.reading.status === "waiting" && expected && s.reading.dice.length !== expected);
+}
+
 function renderStatus(s) {
   const g = s.game;
   let html = "";
@@ -83,8 +89,10 @@ function renderStatus(s) {
     else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break: the highest sum wins`;
   }
   $("status").innerHTML = html;
-  $("note").textContent = s.table.waiting ? s.table.message +
-    " — confirm it, tap a die, enter the throw by hand, or throw again." : "";
+  // A throw of the wrong number of dice cannot be confirmed as read: say what can be done.
+  $("note").textContent = s.table.waiting ? s.table.message + (countOff(s)
+    ? " — take away what is not a die, add a die the camera missed, enter the throw by hand, or throw again."
+    : " — confirm it, tap a die, enter the throw by hand, or throw again.") : "";
   // The source's own line says which camera this is and why (for "auto": why the Pi
   // camera or a webcam was passed over), which is what a person checking the set-up needs.
   // A camera that gives no picture, or is being opened again, reads no throw: said, with
@@ -206,7 +214,7 @@ function renderReading(s) {
     el.addEventListener("click", () => openPicker(Number(el.dataset.die), waiting));
   });
   if (short) $("adddie").addEventListener("click", () => openPicker(null, true));
-  $("confirm").style.display = waiting ? "" : "none";
+  $("confirm").style.display = waiting && !countOff(s) ? "" : "none";
   if (typeof picking === "number" && picking >= r.dice.length) closePicker();
   if (picking === "add" && !short) closePicker();
 }
