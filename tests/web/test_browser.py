@@ -585,3 +585,24 @@ def test_a_throw_entered_on_two_tablets_is_scored_once_and_a_correction_warns_of
         # One tap, one request: no "still waiting for the table's answer" after it.
         assert not one.is_visible("#toast.show")
         context.close()
+
+
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'button, select, input:not([type=checkbox]), a')]
+  .filter((el) => el.offsetParent !== null)
+  .map((el) => [el.outerHTML.slice(0, 60), el.getBoundingClientRect().height])
+  .filter(([, h]) => h < 40)"""
+
+
+def test_what_a_finger_taps_on_the_control_page_is_at_least_40_px_tall(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("select")
+        assert page.evaluate(SMALL_TARGETS) == []           # the start form and the nav
+        server.table.new_game("card_chicago", ["Aino", "Bertil"])
+        page.wait_for_selector("#other [data-hand='Aino']")
+        assert page.evaluate(SMALL_TARGETS) == []           # hands and the card picker
+        assert page.get_attribute("#other [data-hand='Aino']", "aria-label") == "Aino's hand"
+        page.close()

@@ -217,7 +217,7 @@ function showForm(game) {
     const text = cardDraft.hands[p.name] || "";
     return `<div class="row handrow${cardDraft.active === p.name ? " active" : ""}">` +
       `<button class="secondary who" data-pick="${esc(p.name)}">${esc(p.name)}</button>` +
-      `<input data-hand="${esc(p.name)}" size="18" value="${esc(text)}" autocomplete="off" spellcheck="false">` +
+      `<input data-hand="${esc(p.name)}" aria-label="${esc(p.name)}'s hand" size="18" value="${esc(text)}" autocomplete="off" spellcheck="false">` +
       (before ? `<button class="secondary" data-again="${esc(p.name)}" title="${esc(before)}">as before</button>` : "") +
       `<button class="secondary" data-clear="${esc(p.name)}">clear</button>` +
       `<span class="handerror" data-err="${esc(p.name)}">${esc(parseHand(text).error || "")}</span></div>`;
