@@ -423,3 +423,16 @@ def test_ten_thousands_choices_keep_their_dice_on_one_line_on_a_phone(
         assert split == []
         assert page.evaluate("document.documentElement.scrollWidth") <= 390
         page.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_eight_players_names_on_the_sheet_wrap_rather_than_shrink_to_two_letters(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    names = ["Maximilian-Alexander Öberg", "Aino Virtanen", "Sven", "Søren Kierkegaard",
+             "Bo", "Cecilia Ek", "Dag Lund", "Eva Berg"]
+    with _board(browser, tmp_path, "sum_chicago", names, {}, 8, size) as page:
+        clipped = page.evaluate("""() => [...document.querySelectorAll('.sheet thead .nm')]
+            .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+            .map((el) => el.textContent)""")
+        # Only a name longer than three lines of its column is cut short.
+        assert clipped == ["Maximilian-Alexander Öberg"]

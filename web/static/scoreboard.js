@@ -59,8 +59,11 @@ function sumChicagoPanel(game, state) {
   // Up to six players and twelve rounds at full size; a bigger sheet shrinks to stay
   // on screen (three dice make 16 rounds; up to 40 players may sit in).
   const scale = Math.min(1, 6 / Math.max(1, players.length), 12 / Math.max(1, game.sheet.length));
-  let right = `<table class="sheet" style="font-size:${(4.4 * scale).toFixed(2)}vh"><thead><tr><th></th>` +
-    players.map((p) => `<th class="${p === current ? "current" : ""}${gone.has(p) ? " muted" : ""}">${esc(p)}</th>`).join("") +
+  // Past six players the names get a smaller type than the scores, to wrap onto up to
+  // three lines: at the scores' size a column holds four letters a line.
+  const many = players.length > 6 ? " many" : "";
+  let right = `<table class="sheet${many}" style="font-size:${(4.4 * scale).toFixed(2)}vh"><thead><tr><th></th>` +
+    players.map((p) => `<th class="${p === current ? "current" : ""}${gone.has(p) ? " muted" : ""}"><span class="nm">${esc(p)}</span></th>`).join("") +
     `</tr></thead><tbody>`;
   for (const row of game.sheet) {
     const now = row.round === game.round ? " now" : "";
