@@ -124,6 +124,10 @@ def test_pub_chicago_lot_sixes_and_announcement_on_the_panel(screens: Any) -> No
     s.board_shows("ones 100 · sixes 60 · high · up to 2 throws")
     s.board_shows("109")                                                 # 1 (100) + 5 + 4
     assert s.board.locator("#board .tag:has-text('best')").count() == 1
+    # The lids decide who loses: their count is as big as the names, read from the sofa.
+    sizes = s.board.evaluate("""() => ['.scores.pub td.count small', '.scores.pub .name'].map(
+        (q) => parseFloat(getComputedStyle(document.querySelector(q)).fontSize))""")
+    assert sizes[0] >= sizes[1]
 
 
 def test_card_chicago_exchange_and_shown_hands_on_the_panel(screens: Any) -> None:

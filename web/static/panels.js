@@ -201,7 +201,7 @@ function pubChicagoPanel(game, state) {
     if (p.status === "loser") tags.push(`<span class="tag bad">loser</span>`);
     else if (out && p.status !== "playing") tags.push(`<span class="tag muted">${p.status === "chicago" ? "out by Chicago" : "safe"}</span>`);
     right += `<tr class="${name === next.player ? "current" : ""}${out ? " out" : ""}"><td><span class="name">${esc(name)}</span></td>` +
-      `<td>${lids ? tokens(p.score, "lid") + `<small>${p.score}</small>` : `<span class="strokes">${"|".repeat(p.score)}</span><small>${p.score}</small>`}</td>` +
+      `<td class="count">${lids ? tokens(p.score, "lid") + `<small>${p.score}</small>` : `<span class="strokes">${"|".repeat(p.score)}</span><small>${p.score}</small>`}</td>` +
       `<td>${r ? r.dice.map((v) => dieSVG(v, { cls: "small" })).join("") : ""}</td>` +
       `<td class="big">${r && r.value != null && !sandRound ? r.value : ""}</td><td>${tags.join(" ")}</td></tr>`;
   }
