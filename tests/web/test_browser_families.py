@@ -86,6 +86,12 @@ def test_ten_thousand_keep_bank_and_farkle_on_the_panel(screens: Any) -> None:
     s.control.wait_for_selector("#dropped li")
     assert "set_aside by Aino" in s.control.inner_text("#dropped")
     assert "bank by Aino" in s.control.inner_text("#dropped")
+    # Shown open as it happens; on a page opened later, folded to one line.
+    later = s.context.new_page()
+    later.goto(server.url + "/control")
+    later.wait_for_selector("#dropped summary")
+    assert later.inner_text("#dropped").strip() == "Dropped after a correction (2)"
+    later.close()
     s.board.wait_for_function("document.querySelector('#board td.big').innerText === '0'",
                               timeout=WAIT_MS)
 

@@ -66,6 +66,23 @@ function showError(box, message) {
   toast(message);
 }
 
+// The list of actions dropped after corrections, as last drawn (null: not drawn yet).
+let droppedShown = null;
+
+/** What corrections dropped, for the whole game: open when a correction has just dropped
+ * more, folded to one line otherwise (on a page opened later, or a turn after), so old
+ * news does not stay in the way. Redrawn only when it changes: a person's fold stays. */
+function renderDropped(dropped) {
+  const key = JSON.stringify(dropped);
+  if (key === droppedShown) return;
+  const grew = droppedShown !== null && dropped.length > JSON.parse(droppedShown).length;
+  droppedShown = key;
+  $("dropped").innerHTML = dropped.length ? `<details${grew ? " open" : ""}><summary><b>Dropped after a ` +
+    `correction (${dropped.length})</b></summary><ul>` + dropped.map((d) =>
+    `<li>action ${esc(d.action)}: ${esc(d.type)}${d.player ? " by " + esc(d.player) : ""} — ${esc(d.reason)}</li>`).join("") +
+    `</ul></details>` : "";
+}
+
 /** Whether the waiting throw holds another number of dice than the game expects. */
 function countOff(s) {
   const expected = s.game && s.game.next ? s.game.next.dice : null;
@@ -141,10 +158,7 @@ function renderStatus(s) {
   // announcement) a tap would only be refused.
   $("rollforme").disabled = !(g && g.next && g.next.player && g.next.dice &&
     (g.next.actions || []).includes("roll"));
-  const dropped = g && g.dropped ? g.dropped : [];
-  $("dropped").innerHTML = dropped.length ? `<b>Dropped after a correction</b><ul>` + dropped.map((d) =>
-    `<li>action ${esc(d.action)}: ${esc(d.type)}${d.player ? " by " + esc(d.player) : ""} — ${esc(d.reason)}</li>`).join("") +
-    `</ul>` : "";
+  renderDropped(g && g.dropped ? g.dropped : []);
   // Card Chicago has no dice: the tray and hand entry would only be in the way.
   const dice = !g || g.family !== "card_chicago";
   $("traysection").style.display = dice ? "" : "none";
