@@ -55,7 +55,12 @@ class PiCamera:
                  fps: float = 15.0, settle_s: float = 1.5, converge_s: float = 2.0,
                  module: ModuleType | None = None) -> None:
         picamera2 = module if module is not None else _import_picamera2()
-        cameras = list(picamera2.Picamera2.global_camera_info())
+        try:
+            cameras = list(picamera2.Picamera2.global_camera_info())
+        except Exception as exc:  # noqa: BLE001 - libcamera's errors come in many types
+            # A broken libcamera: said as the camera being unavailable, so that "auto"
+            # goes on to a webcam or the simulated tray instead of the service crashing.
+            raise PiCameraUnavailable(f"libcamera cannot list the cameras: {exc}") from exc
         if number >= len(cameras):
             found = "no camera" if not cameras else f"only {len(cameras)} camera(s)"
             raise PiCameraUnavailable(
@@ -106,6 +111,8 @@ class PiCamera:
         while True:
             metadata = dict(self._cam.capture_metadata())
             elapsed = time.monotonic() - start
+            if self._closed.is_set():
+                break                 # closed while the light is measured again
             # Some libcamera versions say when the exposure has converged; where they
             # do, wait for it a little longer than settle_s, never for ever.
             converged = metadata.get("AeLocked", True)
@@ -123,6 +130,10 @@ class PiCamera:
     def read(self) -> np.ndarray:
         """The next frame (blocks until the camera delivers it)."""
         if self._closed.is_set():
+            # A close() that gave up waiting for a read (a light measured again takes
+            # seconds) left the camera to the reader to let go.
+            with self._lock:
+                self._release()
             raise SourceClosed("the Pi camera is closed")
         with self._lock:  # close() waits for a capture in progress
             if self._closed.is_set():
@@ -137,6 +148,9 @@ class PiCamera:
                 frame = frame[:, :, :3]  # an XBGR8888 stream: drop the padding byte
             if self._overexposed.due(frame):
                 self._measure_again()
+                if self._closed.is_set():      # closed meanwhile: see above
+                    self._release()
+                    raise SourceClosed("the Pi camera is closed")
         return np.ascontiguousarray(frame)
 
     def _measure_again(self) -> None:

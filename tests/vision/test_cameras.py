@@ -601,3 +601,50 @@ def test_a_photo_cut_short_in_a_folder_is_skipped_not_shown_half_grey(tmp_path: 
     cam = open_camera(str(tmp_path))
     cam.realtime = False
     assert {int(cam.read()[0, 0, 0]) for _ in range(100)} <= {39, 40, 41}
+
+
+def test_auto_goes_on_to_a_webcam_when_libcamera_cannot_list_the_cameras() -> None:
+    """A broken libcamera raised out of "auto", and the service crashed in a loop."""
+    module = fake_picamera2()
+
+    def broken(cls: Any) -> list[dict[str, Any]]:
+        raise RuntimeError("libcamera: failed to initialise camera manager")
+
+    module.Picamera2.global_camera_info = classmethod(broken)
+    cam = open_camera("auto", picamera=lambda: PiCamera(module=module, settle_s=0),
+                      usb=lambda n: UsbCamera(n, capture=FakeCapture, settle_s=0),
+                      usb_numbers=lambda: [0])
+    try:
+        assert cam.name == "usb"
+        assert "libcamera cannot list the cameras: libcamera: failed to initialise" in cam.message
+    finally:
+        cam.close()
+
+
+def test_a_pi_camera_closed_while_it_measures_the_light_again_is_let_go(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """close() gave up waiting for the read measuring the light, and the camera stayed
+    taken: every later open found it busy until the service restarted."""
+    monkeypatch.setattr("vision.picamera.CLOSE_WAIT_S", 0.05)
+    module = fake_picamera2()
+    cam = PiCamera(module=module, fps=2.0, settle_s=0)
+    cam._settle_s = 30.0                      # the light is measured again for a long time
+    module.Picamera2.fill = 255
+    reads = []
+
+    def reader() -> None:
+        try:
+            for _ in range(40):
+                cam.read()
+        except SourceClosed as exc:
+            reads.append(exc)
+
+    thread = threading.Thread(target=reader)
+    thread.start()
+    fake = module.Picamera2.opened[0]
+    deadline = time.monotonic() + 5
+    while len(fake.control_log) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)                      # the read is now measuring the light again
+    cam.close()                               # gives up waiting after 0.05 s
+    thread.join(5)
+    assert reads and fake.closed
