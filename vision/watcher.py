@@ -18,6 +18,7 @@ picked up to be thrown again) is reported by nothing but the "moving" it took.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -66,25 +67,42 @@ def _values(reading: Any) -> Any:
     return tuple(sorted(0 if d.value is None else int(d.value) for d in dice))
 
 
+def _places(reading: Any) -> list[tuple[Any, tuple[float, float], float]] | None:
+    """Each die of ``reading`` as (value, centre, size); ``None`` without positions."""
+    try:
+        return [(d.value, d.center, max(d.box[2] - d.box[0], d.box[3] - d.box[1]))
+                for d in reading.dice]
+    except (AttributeError, TypeError, IndexError):
+        return None
+
+
+def _near(a: tuple[Any, tuple[float, float], float], b: tuple[Any, tuple[float, float], float]
+          ) -> bool:
+    """Whether die ``a`` shows ``b``'s value within half of ``b``'s size of where it lay."""
+    (value, (x, y), _), (v, (ox, oy), size) = a, b
+    return bool(v == value and (x - ox) ** 2 + (y - oy) ** 2 <= (0.5 * size) ** 2)
+
+
 def _same_places(new: Any, old: Any) -> bool:
     """Whether every die of ``new`` lies within half a die of a die of ``old`` showing
     the same value (one to one). Readings without positions never match."""
-    try:
-        olds = [(d.value, d.center, max(d.box[2] - d.box[0], d.box[3] - d.box[1])) for d in old.dice]
-        news = [(d.value, d.center) for d in new.dice]
-    except (AttributeError, TypeError, IndexError):
+    news, olds = _places(new), _places(old)
+    if news is None or olds is None or len(olds) != len(news):
         return False
-    if len(olds) != len(news):
-        return False
-    for value, (x, y) in news:
-        near = [
-            k for k, (v, (ox, oy), size) in enumerate(olds)
-            if v == value and (x - ox) ** 2 + (y - oy) ** 2 <= (0.5 * size) ** 2
-        ]
+    for die in news:
+        near = [k for k, was in enumerate(olds) if _near(die, was)]
         if not near:
             return False
         olds.pop(near[0])
     return True
+
+
+def _some_in_place(new: Any, old: Any) -> bool:
+    """Whether ``new`` has as many dice as ``old`` and at least one of them lies within
+    half a die of a die of ``old`` showing the same value."""
+    news, olds = _places(new), _places(old)
+    return (news is not None and olds is not None and len(news) == len(olds)
+            and any(_near(die, was) for die in news for was in olds))
 
 
 def _same_dice(new: Any, old: Any | None) -> bool:
@@ -150,7 +168,8 @@ def _vote(readings: list[Any]) -> Any:
 
 @dataclass(frozen=True)
 class WatchSettings:
-    """How the watcher tells moving from settled; the defaults suit a 30 fps camera.
+    """How the watcher tells moving from settled; the defaults suit a 15 fps camera (the
+    cameras' own default), and :meth:`at_fps` times them for another rate.
 
     ``settle_frames`` still frames in a row (counting the first one at rest) make a
     settle, so the settled event comes ``settle_frames - 1`` frames after the last die
@@ -192,6 +211,25 @@ class WatchSettings:
     obstructed_frames: int = 45
     quiet_frames: int = 5
     region: tuple[int, int, int, int] | None = None
+
+    @classmethod
+    def at_fps(cls, fps: float) -> WatchSettings:
+        """The defaults, each wait as long in seconds for a camera of ``fps`` frames a
+        second as at 15 fps (never shorter in frames). At 60 fps three frames are 33 ms:
+        a die pausing as it tips over was taken for settled, and read twice.
+
+        >>> WatchSettings.at_fps(15) == WatchSettings()
+        True
+        >>> s = WatchSettings.at_fps(60)
+        >>> s.settle_frames, s.quiet_frames, s.obstructed_frames
+        (9, 20, 180)
+        """
+        base = cls()
+        k = max(1.0, float(fps) / 15.0) if math.isfinite(fps) else 1.0
+        return cls(settle_frames=1 + round((base.settle_frames - 1) * k),
+                   flicker_frames=round(base.flicker_frames * k),
+                   obstructed_frames=round(base.obstructed_frames * k),
+                   quiet_frames=round(base.quiet_frames * k))
 
     def __post_init__(self) -> None:
         if self.settle_frames < 2:
@@ -347,11 +385,16 @@ class RollWatcher:
             self._reads.append(self.read(frame))
         if self._run < cfg.settle_frames - 1:
             return []
-        return self._settle(small)
+        return self._settle(small, frame)
 
-    def _settle(self, small: _Thumb) -> list[WatchEvent]:
+    def _settle(self, small: _Thumb, frame: np.ndarray) -> list[WatchEvent]:
         """The picture is still: decide whether it is a new roll."""
         assert self._scene is not None
+        if self.read is not None and not self._reads:
+            # The read of the still frames failed (its exception went to the caller):
+            # this frame is read instead, or the throw would be lost without a word.
+            # Should this read fail too, the next still frame tries again.
+            self._reads.append(self.read(frame))
         mask = self._changed(small, self._scene)
         changed = float(np.count_nonzero(mask)) / mask.size
         cfg = self.settings
@@ -389,6 +432,12 @@ class RollWatcher:
         elif same_values and _same_places(reading, self.last_reading):
             # Every die shows the same face within half a die of where it lay: a hand
             # nudged them. Take the new picture as the reference, but it is no new roll.
+            self._scene, self.last_reading = small, reading
+            return []
+        elif same_values and _some_in_place(reading, self.last_reading):
+            # The same faces, and some dice lie just where they lay: the rest rolled on
+            # after the settle, too slowly for the motion check (a die sliding to a stop).
+            # The same throw: a new one moves every die in the tray, and was scored twice.
             self._scene, self.last_reading = small, reading
             return []
         self._covered = self.last_reading if waited >= cfg.obstructed_frames else None

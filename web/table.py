@@ -123,6 +123,9 @@ def joining_name(seated: Any, player: str) -> str:
     return name
 
 
+# How the camera line begins when a frame could not be read (cleared once one is).
+READING_FAILED = "reading failed: "
+
 class TableError(ValueError):
     """A request the table refuses; ``status`` is the HTTP status to answer with."""
 
@@ -1200,8 +1203,9 @@ class Table:
         be opened again, or None when it is not."""
         read = self._calibrator.read if self._calibrator is not None else (
             self._reader or _default_reader())
-        watcher = (self._watcher_factory or _default_watcher_factory())(read)
         camera_thread = self._camera_thread
+        watcher = (self._watcher_factory or _default_watcher_factory(
+            getattr(camera_thread.source, "fps", None)))(read)
         latest = camera_thread.latest
         seen = 0
         regions = _TrayRegion()
@@ -1223,6 +1227,7 @@ class Table:
                         # reaching across the table beside it are not a throw.
                         watcher.watch_region(regions.of(self._calibration, frame))
                     events = watcher.feed(frame)
+                    self._reading_failed(None)
                     self._note_view()
                     for event in events:
                         if event.kind == "moving":
@@ -1234,9 +1239,7 @@ class Table:
                     if self._camera_status["moving"] and getattr(watcher, "moving", True) is False:
                         self._camera_moving(False)
                 except Exception as exc:  # noqa: BLE001 - a bad frame must not stop the table
-                    log.exception("reading a frame failed")
-                    with self._lock:
-                        self._camera_status["error"] = f"reading failed: {exc}"
+                    self._reading_failed(exc)
             if self.demo and time.monotonic() - self._demo_checked > 0.25:
                 # A few looks a second are plenty for a family's pace; not one per frame.
                 self._demo_checked = time.monotonic()
@@ -1245,6 +1248,23 @@ class Table:
                 except (ValueError, StoreError) as exc:
                     log.warning("demo: %s", exc)
         return None
+
+    def _reading_failed(self, exc: Exception | None) -> None:
+        """Tell the screens a frame could not be read (logged once, not at every frame
+        while it goes on), or, with ``None``, that frames are read again: the line said
+        "reading failed" for good after one bad frame."""
+        said = self._camera_status["error"]
+        failed = isinstance(said, str) and said.startswith(READING_FAILED)
+        if exc is None and not failed:
+            return
+        message = None if exc is None else f"{READING_FAILED}{type(exc).__name__}: {exc}"
+        if message == said:
+            return
+        if exc is not None:
+            log.exception("reading a frame failed")
+        with self._lock:
+            self._camera_status["error"] = message
+            self._publish(self.store.bump())
 
     def _note_stall(self, stalled: float | None) -> None:
         """Tell the screens how long the camera has given no picture (in whole seconds, so
@@ -1473,7 +1493,9 @@ class _TrayRegion:
         return self._region
 
 
-def _default_watcher_factory() -> Callable[[Callable[[Any], Any]], Any]:
-    from vision.watcher import RollWatcher
+def _default_watcher_factory(fps: Any = None) -> Callable[[Callable[[Any], Any]], Any]:
+    """Roll watchers timed for a camera of ``fps`` frames a second (15 when unknown)."""
+    from vision.watcher import RollWatcher, WatchSettings
 
-    return lambda read: RollWatcher(read)
+    rate = float(fps) if isinstance(fps, (int, float)) and fps > 0 else 15.0
+    return lambda read: RollWatcher(read, WatchSettings.at_fps(rate))

@@ -233,3 +233,43 @@ def test_the_empty_tray_waits_for_a_camera_being_opened_again(data_dir: Path,
     finally:
         table.stop()
         table.store.close()
+
+
+class StumblingWatcher(FakeWatcher):
+    """A fake watcher whose reader fails on every frame while ``stumble`` is set."""
+
+    stumble = threading.Event()
+
+    def feed(self, frame: np.ndarray) -> Any:
+        if self.stumble.is_set():
+            raise RuntimeError("something odd in the frames")
+        return super().feed(frame)
+
+
+def test_a_frame_that_cannot_be_read_is_said_until_frames_are_read_again(data_dir: Path) -> None:
+    """One bad frame left "reading failed" on the control page for good."""
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera,
+                  watcher_factory=lambda read: StumblingWatcher(camera, read)).start()
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        StumblingWatcher.stumble.set()
+        state = wait_for(lambda: (s := camera_state(table))["error"] and s)
+        assert state["error"] == "reading failed: RuntimeError: something odd in the frames"
+        StumblingWatcher.stumble.clear()
+        wait_for(lambda: camera_state(table)["error"] is None)   # the next frame read well
+        camera.roll([1, 1])
+        wait_for(lambda: table.state()["game"]["players"][0]["score"] == 2)
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_the_table_times_its_roll_watcher_for_the_cameras_frame_rate() -> None:
+    """At 60 fps the watcher's three frames were 33 ms: a die pausing as it tipped over
+    was taken for settled."""
+    from vision.watcher import WatchSettings
+    from web.table import _default_watcher_factory
+
+    assert _default_watcher_factory(60.0)(lambda f: None).settings.settle_frames == 9
+    assert _default_watcher_factory(None)(lambda f: None).settings == WatchSettings()
