@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 from typing import Any, Callable, Iterator
 
 import cv2
@@ -31,14 +32,53 @@ SNAPSHOT_QUALITY = 90  # JPEG quality of /api/frame.jpg: pips must stay sharp to
 # closes instead of holding a server thread until the next keep-alive write fails.
 WAITRESS_OPTIONS = {"channel_request_lookahead": 1}
 MAX_BODY = 64 * 1024  # bytes of a request body: the largest the pages send is under 2 KB
+# Server threads kept from the screens' streams for the taps: each open stream holds a
+# thread, and a tablet asleep with its connection half open keeps one for good (its
+# keep-alives still fit in the socket's buffer). Past the rest, the oldest stream ends.
+THREADS_FOR_TAPS = 4
+
+
+class Streams:
+    """The open event streams, oldest first; opening one past ``most`` ends the oldest
+    (within a second): a screen still there reconnects by itself, a sleeping one is let go.
+
+    >>> streams = Streams(most=2)
+    >>> first, second, third = streams.open(), streams.open(), streams.open()
+    >>> first.is_set(), second.is_set(), third.is_set()
+    (True, False, False)
+    """
+
+    def __init__(self, most: int) -> None:
+        if most < 1:
+            raise ValueError(f"at least one stream must be allowed, not {most}")
+        self.most = most
+        self._lock = threading.Lock()
+        self._open: list[threading.Event] = []
+
+    def open(self) -> threading.Event:
+        """A new stream's stop signal, set when newer streams push it out."""
+        ended = threading.Event()
+        with self._lock:
+            self._open.append(ended)
+            while len(self._open) > self.most:
+                self._open.pop(0).set()
+        return ended
+
+    def close(self, ended: threading.Event) -> None:
+        """The stream of ``ended`` is over."""
+        with self._lock:
+            if ended in self._open:
+                self._open.remove(ended)
 
 
 class BadRequest(ValueError):
     """A request body that is not what the route takes."""
 
 
-def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
-    """The app around one table."""
+def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: int = 12) -> Flask:
+    """The app around one table, with at most ``max_streams`` screens' event streams open
+    (the server's threads less :data:`THREADS_FOR_TAPS`)."""
+    streams = Streams(max_streams)
     app = Flask(__name__)
     app.config["JSON_SORT_KEYS"] = False
     # Every request the pages send is a small JSON object; a body far bigger is no tap,
@@ -192,7 +232,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S) -> Flask:
     @app.get("/api/events")
     def events() -> Response:
         gone = request.environ.get("waitress.client_disconnected")
-        return Response(_stream(table, keep_alive, gone), mimetype="text/event-stream",
+        return Response(_stream(table, keep_alive, gone, streams), mimetype="text/event-stream",
                         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
     # -- actions ---------------------------------------------------------------------------
@@ -371,8 +411,8 @@ def _picture(image: Any, kind: str, max_age: int = 0) -> Response:
     return resp
 
 
-def _stream(table: Table, keep_alive: float,
-            gone: Callable[[], bool] | None = None) -> Iterator[str]:
+def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = None,
+            streams: Streams | None = None) -> Iterator[str]:
     """The SSE stream: the current state first, then each newer one, with keep-alives.
 
     Every connection starts with the current state, whatever Last-Event-ID a reconnecting
@@ -380,27 +420,32 @@ def _stream(table: Table, keep_alive: float,
     and may reach the very number the screen holds from its old game.
     ``gone`` (waitress tells) ends the stream soon after the screen goes away, so a
     tablet that sleeps and wakes often does not hold server threads for a whole
-    keep-alive period each time.
+    keep-alive period each time. Past ``streams``' limit, the oldest stream ends.
     """
-    yield "retry: 2000\n\n"
-    revision, payload = table.publisher.latest_state()
-    yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
-    sent = revision
-    quiet = 0.0
-    slice_s = min(1.0, keep_alive)
-    while not table.publisher.closed:
-        got = table.publisher.wait_newer(sent, slice_s)
-        if got is not None:
-            sent, payload = got
-            quiet = 0.0
-            yield f"event: state\nid: {sent}\ndata: {payload}\n\n"
-            continue
-        if gone is not None and gone():
-            return
-        quiet += slice_s
-        if quiet >= keep_alive:
-            quiet = 0.0
-            yield ": keep-alive\n\n"
+    ended = streams.open() if streams is not None else threading.Event()
+    try:
+        yield "retry: 2000\n\n"
+        revision, payload = table.publisher.latest_state()
+        yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
+        sent = revision
+        quiet = 0.0
+        slice_s = min(1.0, keep_alive)
+        while not table.publisher.closed and not ended.is_set():
+            got = table.publisher.wait_newer(sent, slice_s)
+            if got is not None:
+                sent, payload = got
+                quiet = 0.0
+                yield f"event: state\nid: {sent}\ndata: {payload}\n\n"
+                continue
+            if gone is not None and gone():
+                return
+            quiet += slice_s
+            if quiet >= keep_alive:
+                quiet = 0.0
+                yield ": keep-alive\n\n"
+    finally:
+        if streams is not None:
+            streams.close(ended)
 
 
 def _not_json(name: str) -> Any:

@@ -36,7 +36,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="calibration file for the reader (default: calibration.json in the data "
                         "folder, if there); picture faces taught on the control page go into it")
     s.add_argument("--threads", type=int, default=16,
-                   help="server threads: each open screen holds one (at least 8)")
+                   help="server threads: each open screen holds one, and 4 are kept for "
+                        "taps (at least 8; past the rest, the oldest screen's stream ends)")
 
     r = sub.add_parser("read", help="read the dice in images")
     r.add_argument("images", nargs="+", metavar="IMAGE")
@@ -188,7 +189,7 @@ def serve(args: argparse.Namespace) -> int:
 
     import waitress  # type: ignore[import-untyped]
 
-    from web.app import WAITRESS_OPTIONS, create_app
+    from web.app import THREADS_FOR_TAPS, WAITRESS_OPTIONS, create_app
     from web.store import Store, StoreError
     from web.table import Table
     from web.calibrating import Calibrator
@@ -225,7 +226,8 @@ def serve(args: argparse.Namespace) -> int:
     # address not of this machine is the command line's fault, said in one line.
     try:
         server = waitress.create_server(
-            create_app(table), host=args.host, port=args.port, threads=max(8, args.threads),
+            create_app(table, max_streams=max(8, args.threads) - THREADS_FOR_TAPS),
+            host=args.host, port=args.port, threads=max(8, args.threads),
             channel_timeout=60, ident="dicetray", **WAITRESS_OPTIONS)
     except (OSError, ValueError) as exc:
         table.stop()

@@ -72,3 +72,34 @@ def test_a_reconnecting_screen_gets_the_current_state_first_whatever_it_held(api
     kind, rid, data = next(e for e in stream if e[0] is not None)
     assert rid is not None and rid > current and data["game"]["players"][0]["score"] == 2
     resp.close()
+
+
+def test_past_its_streams_the_oldest_screen_is_let_go_and_taps_still_come_through(
+        table: Any) -> None:
+    """Sleeping tablets with half-open connections held every server thread, and no tap
+    got through: past the streams allowed, the oldest ends (a screen still there
+    reconnects by itself)."""
+    from web.app import create_app
+
+    app = create_app(table, keep_alive=0.2, max_streams=2)
+    client = app.test_client()
+    opened = [client.get("/api/events", buffered=False) for _ in range(3)]
+    for resp in opened:
+        next(events(resp))                               # each got the current state
+    oldest = list(events(opened[0]))                     # ends within a second
+    assert all(kind is None for kind, _, _ in oldest)
+    newest = events(opened[2])
+    client.post("/api/games", json={"family": "sum_chicago", "players": ["Aino"]})
+    kind, _, data = next(e for e in newest if e[0] is not None)
+    assert kind == "state" and data["game"]["players"][0]["name"] == "Aino"
+    for resp in opened[1:]:
+        resp.close()
+
+
+def test_the_examples_in_the_apps_docstrings_hold() -> None:
+    import doctest
+
+    from web import app
+
+    result = doctest.testmod(app)
+    assert result.attempted > 0 and result.failed == 0
