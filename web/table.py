@@ -240,6 +240,7 @@ class Table:
         # Apart from those, so a run of scored throws never takes a waiting one's picture.
         self._scored_frames = ThrowFrames(store.dir / "scored-frames", KEEP_SCORED_FRAMES)
         self._watcher_factory = watcher_factory
+        self._watcher: Any = None   # the roll watcher, made when the camera is first watched
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._camera_thread: Any = None
@@ -1198,14 +1199,20 @@ class Table:
                 return
 
     def _watch_camera(self) -> str | None:
-        """Watch the newest frames with a new roll watcher, handle readings, run the demo,
+        """Watch the newest frames with the roll watcher, handle readings, run the demo,
         until the table stops or the camera fails or stalls; returns why the camera is to
-        be opened again, or None when it is not."""
-        read = self._calibrator.read if self._calibrator is not None else (
-            self._reader or _default_reader())
+        be opened again, or None when it is not.
+
+        The watcher is kept when the camera is opened again: the first picture after is
+        compared with the last one before, so dice thrown meanwhile are a throw (a new
+        watcher took them for the tray as it lay, and the throw was lost)."""
         camera_thread = self._camera_thread
-        watcher = (self._watcher_factory or _default_watcher_factory(
-            getattr(camera_thread.source, "fps", None)))(read)
+        if self._watcher is None:
+            read = self._calibrator.read if self._calibrator is not None else (
+                self._reader or _default_reader())
+            self._watcher = (self._watcher_factory or _default_watcher_factory(
+                getattr(camera_thread.source, "fps", None)))(read)
+        watcher = self._watcher
         latest = camera_thread.latest
         seen = 0
         regions = _TrayRegion()

@@ -52,11 +52,28 @@ class TroubledCamera(FakeCamera):
         super().close()
 
 
+class FollowingWatcher(FakeWatcher):
+    """A fake watcher that takes the throws of whichever camera its table has now: the
+    table keeps its watcher when it opens the camera again."""
+
+    def __init__(self, table: dict[str, Table], read: Any) -> None:
+        self._table = table
+        super().__init__(FakeCamera(), read)
+
+    @property  # type: ignore[override]
+    def camera(self) -> Any:
+        return self._table["table"].camera
+
+    @camera.setter
+    def camera(self, _: Any) -> None:
+        pass
+
+
 def table_with(data_dir: Path, camera: Any, **kw: Any) -> Table:
     """A started table whose fake watcher follows whichever camera the table has now."""
     holder: dict[str, Table] = {}
     table = Table(Store(data_dir), camera=camera,
-                  watcher_factory=lambda read: FakeWatcher(holder["table"].camera, read), **kw)
+                  watcher_factory=lambda read: FollowingWatcher(holder, read), **kw)
     holder["table"] = table
     return table.start()
 
@@ -273,3 +290,51 @@ def test_the_table_times_its_roll_watcher_for_the_cameras_frame_rate() -> None:
 
     assert _default_watcher_factory(60.0)(lambda f: None).settings.settle_frames == 9
     assert _default_watcher_factory(None)(lambda f: None).settings == WatchSettings()
+
+
+def test_a_throw_made_while_the_camera_was_opened_again_is_scored_when_it_is_back(
+        data_dir: Path) -> None:
+    """A new watcher took the first picture after the camera came back for the tray as it
+    lay: the dice thrown while it was out were never scored, and nothing said so."""
+    from vision.frames import SimCamera, SourceClosed
+    from vision.sim import SimulatedTray
+
+    tray = SimulatedTray(seed=2, size=(640, 480), dice=2)     # outlives each camera
+    hang = threading.Event()
+
+    class Webcam(SimCamera):
+        name = "usb"
+
+        def read(self) -> np.ndarray:
+            while hang.is_set() and not self._closed.is_set():
+                time.sleep(0.02)
+            if self._closed.is_set():
+                raise SourceClosed("closed")
+            return super().read()
+
+    def reopen() -> Webcam:
+        if hang.is_set():
+            raise UsbCameraUnavailable("no camera at /dev/video0")
+        return Webcam(tray=tray)
+
+    clock = FakeClock()
+    table = Table(Store(data_dir), camera=Webcam(tray=tray), reopen=reopen, clock=clock,
+                  stalled_after=1, reopen_stalled_after=3, reopen_every=0.05).start()
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        table.camera.roll([2, 2])
+        wait_for(lambda: table.state()["game"]["actions"] == 1, timeout=10)
+        hang.set()
+        time.sleep(0.3)
+        clock.now += 4.0                                           # no picture for 4 s
+        wait_for(lambda: camera_state(table)["reopening"])
+        tray.roll([6, 5])
+        for _ in range(40):
+            tray.next_frame()                  # the dice tumble and stop while unseen
+        hang.clear()
+        wait_for(lambda: table.state()["game"]["actions"] == 2, timeout=10)
+        assert table.game is not None and sorted(table.game.log[1]["dice"]) == [5, 6]
+    finally:
+        hang.clear()
+        table.stop()
+        table.store.close()
