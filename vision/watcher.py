@@ -33,13 +33,15 @@ _Thumb = tuple[np.ndarray, float]  # grey thumbnail and its mean brightness
 
 @dataclass(frozen=True)
 class WatchEvent:
-    """Something the watcher saw: dice started ``moving``, or ``settled`` with a reading.
+    """Something the watcher saw: dice started ``moving``, or ``settled`` with a reading,
+    or ``uncovered``: what sat in view for long, whose settle was reported with the dice
+    under it hidden, has gone, and the dice lie as before it came (that report is stale).
 
     ``frame_index`` counts the frames fed to the watcher from 0. ``reading`` is the
     reader's result for the settled scene (None for "moving", or when no reader is set).
     """
 
-    kind: Literal["moving", "settled"]
+    kind: Literal["moving", "settled", "uncovered"]
     frame_index: int
     reading: Any | None = None
 
@@ -411,9 +413,10 @@ class RollWatcher:
         )
         if reading is not None and _same_dice(reading, self._covered):
             # A hand (or anything) sat over the dice for so long that what it left in view
-            # was reported; now it has gone and the dice lie as before: already scored.
+            # was reported; now it has gone and the dice lie as before: already scored,
+            # and the report of the hidden dice is stale.
             self._scene, self.last_reading, self._covered = small, reading, None
-            return []
+            return [WatchEvent("uncovered", self.frame_index, reading)]
         if changed <= cfg.scene_fraction or waited >= cfg.obstructed_frames:
             # The scene is as it was (a hand came and went), or something has sat in view
             # for long: only a change in the read values makes it a new roll.

@@ -1241,6 +1241,8 @@ class Table:
                             self._camera_moving(True)
                         elif event.kind == "settled" and event.reading is not None:
                             self.handle_reading(event.reading)
+                        elif event.kind == "uncovered":
+                            self._uncovered()
                     # The watcher may end a movement with no reading (the dice were picked
                     # up, a hand came and went): the screens stop saying "rolling".
                     if self._camera_status["moving"] and getattr(watcher, "moving", True) is False:
@@ -1255,6 +1257,21 @@ class Table:
                 except (ValueError, StoreError) as exc:
                     log.warning("demo: %s", exc)
         return None
+
+    def _uncovered(self) -> None:
+        """A hand sat over the dice so long that what it left in view was reported, and a
+        throw of too few dice waited for a person; the hand has gone and the dice lie as
+        they were: that throw is withdrawn, as no throw was made (ignored, so the throw
+        shown is the last one scored, and the screens say why)."""
+        with self._lock:
+            if self.game_id is None:
+                return
+            reading = self.store.latest_reading(self.game_id, skip=("ignored",))
+            if reading is None or reading.status != "waiting":
+                return
+            self._publish(self.store.update_reading(
+                reading.id, status="ignored",
+                note="a hand hid them for long; now it has gone, they lie as they were"))
 
     def _reading_failed(self, exc: Exception | None) -> None:
         """Tell the screens a frame could not be read (logged once, not at every frame

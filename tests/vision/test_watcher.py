@@ -428,6 +428,9 @@ def test_a_hand_resting_over_the_dice_for_long_does_not_count_the_throw_again() 
     events = run(watcher, hand_pass(tray, tray.truth[0].center, hold=hold) + list(stream(tray, 60)))
     assert [values(e) for e in settled(events) if values(e) == [2, 4, 6]] == [], \
         "the throw was reported again after the hand left"
+    # What the hand left in view was reported; its leaving says that report is stale.
+    kinds = [e.kind for e in events if e.kind != "moving"]
+    assert kinds == ["settled", "uncovered"] and values(events[-1]) == [2, 4, 6]
     # And the next throw, even with the same values, is one.
     tray.roll([2, 4, 6])
     again = settled(run(watcher, stream(tray, 35)))

@@ -338,3 +338,39 @@ def test_a_throw_made_while_the_camera_was_opened_again_is_scored_when_it_is_bac
         hang.clear()
         table.stop()
         table.store.close()
+
+
+class ScriptedWatcher:
+    """A watcher that reports what the test puts in ``said``, one event a frame."""
+
+    said: "list[Any]" = []
+
+    def __init__(self, read: Any) -> None:
+        self.moving = False
+
+    def feed(self, frame: np.ndarray) -> list[Any]:
+        return [self.said.pop(0)] if self.said else []
+
+
+def test_a_throw_reported_under_a_resting_hand_is_withdrawn_when_the_hand_leaves(
+        data_dir: Path) -> None:
+    """A hand over one die for longer than the watcher waits: the one die left in view
+    waited as "check the tray: 1 die, 2 expected", and still did once the hand had gone."""
+    from web.fakes import FakeEvent, reading
+
+    table = Table(Store(data_dir), camera=FakeCamera(),
+                  watcher_factory=ScriptedWatcher).start()
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        ScriptedWatcher.said += [FakeEvent("settled", 1, reading(1, 1))]
+        wait_for(lambda: table.state()["game"]["actions"] == 1)
+        ScriptedWatcher.said += [FakeEvent("settled", 2, reading(1))]      # under the hand
+        wait_for(lambda: table.state()["table"]["waiting"])
+        ScriptedWatcher.said += [FakeEvent("uncovered", 3, reading(1, 1))]  # it has gone
+        state = wait_for(lambda: (s := table.state()) and not s["table"]["waiting"] and s)
+        assert "a hand hid them for long" in state["table"]["ignored"]
+        assert [d["value"] for d in state["reading"]["dice"]] == [1, 1]    # Aino's throw
+        assert state["game"]["actions"] == 1 and state["game"]["next"]["player"] == "Bertil"
+    finally:
+        table.stop()
+        table.store.close()
