@@ -117,7 +117,7 @@ def _box(raw: Any) -> tuple[float, float, float, float]:
     ``ValueError``: an infinite corner would match every die read."""
     try:
         box = tuple(float(v) for v in raw)
-    except OverflowError:   # an integer too big for a float
+    except (OverflowError, TypeError, ValueError):  # too big for a float, no list, no numbers
         box = ()
     if len(box) != 4 or not all(np.isfinite(box)) or not (box[0] < box[2] and box[1] < box[3]):
         raise ValueError(f"box {str(raw)[:80]} is not [x0, y0, x1, y1] with x0 < x1, y0 < y1")

@@ -185,6 +185,9 @@ def evaluate(args: argparse.Namespace) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     """Run the appliance until interrupted."""
+    if not str(args.data).strip():
+        # An empty value would put the database in whatever folder the server starts in.
+        return _fail("--data: a folder is needed, not an empty name")
     import logging
 
     import waitress  # type: ignore[import-untyped]

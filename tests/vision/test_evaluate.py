@@ -122,6 +122,11 @@ def test_a_folder_without_a_split_is_all_check_photos(folder: Path, monkeypatch:
        "dice": [{"value": 2, "box": [0, 0, 10**400, 9]}]}], "image entry 0: box .* is not"),
     ([{"file": "a.png", "width": 100, "height": 100,
        "dice": [{"value": 2, "box": [0, 0, float("inf"), 9]}]}], "image entry 0: box .* is not"),
+    # Once "'NoneType' object is not iterable".
+    ([{"file": "a.png", "width": 100, "height": 100,
+       "dice": [{"value": 2, "box": None}]}], r"image entry 0: box None is not \[x0, y0, x1, y1\]"),
+    ([{"file": "a.png", "width": 100, "height": 100,
+       "dice": [{"value": 2, "box": ["a", 0, 5, 5]}]}], r"image entry 0: box \['a', 0, 5, 5\] is not"),
     # A box wholly off the photo (labelled on another size of it) can never be read: it
     # was counted as a die the reader missed.
     ([{"file": "a.png", "width": 100, "height": 100,

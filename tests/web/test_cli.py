@@ -250,3 +250,9 @@ def test_eval_of_a_folder_that_is_not_there_says_so(tmp_path: Path, capsys: Any)
     assert f"{tmp_path / 'nowhere'}: no such folder" in capsys.readouterr().err
     assert main(["eval", str(tmp_path)]) == 2
     assert f"{tmp_path}: no labels.json in this folder" in capsys.readouterr().err
+
+
+def test_serve_refuses_an_empty_data_folder_name(capsys: Any) -> None:
+    """An empty --data put the database in whatever folder the server started in."""
+    assert main(["serve", "--camera", "sim", "--data", ""]) == 2
+    assert "--data: a folder is needed, not an empty name" in capsys.readouterr().err
