@@ -250,6 +250,13 @@ def test_the_dice_are_measured_again_from_the_control_page(browser: Any, tmp_pat
             "again: measuring the dice: 2 of 8 read surely, in 1 of 3 throws")
 
 
+def _within_a_pixel(points: Any, taps: list[tuple[int, int]]) -> bool:
+    """Whether each saved corner lies within a pixel of its tap: the page may lie at a
+    fraction of a pixel, and the browser gives a tap's place in whole pixels."""
+    return len(points) == len(taps) and all(
+        abs(x - tx) <= 1 and abs(y - ty) <= 1 for (x, y), (tx, ty) in zip(points, taps))
+
+
 def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         browser: Any, tmp_path: Path) -> None:
     from calibration import load_calibration
@@ -276,9 +283,8 @@ def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         # Marked, the row says so beside the button (the panel with the notes is shut).
         page.wait_for_function("document.querySelector('#calsummary').innerText === 'tray marked'")
         saved = load_calibration(calibrator.path)
-        assert saved.tray is not None
-        assert [(round(x), round(y)) for x, y in saved.tray] == corners
-        assert server.table.state()["camera"]["tray"] == [list(map(float, c)) for c in corners]
+        assert saved.tray is not None and _within_a_pixel(saved.tray, corners)
+        assert server.table.state()["camera"]["tray"] == [list(c) for c in saved.tray]
         # Opened again, the saved outline is drawn; a bad one is refused in words.
         page.click("#marktray")
         page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
@@ -315,12 +321,12 @@ def test_the_tray_is_marked_again_by_tapping_its_new_corners(browser: Any, tmp_p
         page.click("#traysave")
         page.wait_for_selector("#trayview", state="hidden")
         saved = load_calibration(tmp_path / "calibration.json").tray
-        assert saved is not None and [(round(x), round(y)) for x, y in saved] == moved
+        assert saved is not None and _within_a_pixel(saved, moved)
         # Reopened and closed without a tap, the outline stays as saved.
         page.click("#marktray")
         page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
         page.click("#trayclose")
-        assert server.table.state()["camera"]["tray"] == [list(map(float, c)) for c in moved]
+        assert server.table.state()["camera"]["tray"] == [list(c) for c in saved]
 
 
 def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
