@@ -228,13 +228,8 @@ class Store:
                              "it was left as it is")
         if _whole(meta.get("revision")) is None:
             raise self._damaged(f"its revision is damaged ({meta.get('revision')!r})")
-        current = meta.get("current")
-        if current:
-            game = _whole(current)
-            if game is None:
-                raise StoreError(f"{self.path}: the current game's number is damaged "
-                                 f"({current!r}); the database was left as it is"
-                                 f"{self.copy_hint()}")
+        game = self._current(meta.get("current"))
+        if game is not None:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is None:
                 raise StoreError(f"{self.path}: the current game {game} is missing; the "
                                  f"database was left as it is{self.copy_hint()}")
@@ -401,13 +396,17 @@ class Store:
         """The game in progress (the latest one started), if any."""
         with self._lock:
             row = self._db.execute("SELECT value FROM meta WHERE key='current'").fetchone()
-        if not row or not row[0]:
+        return self._current(row[0] if row else None)
+
+    def _current(self, value: Any) -> int | None:
+        """The current game's number as meta holds it (``None`` for none), or StoreError."""
+        if not value:
             return None
-        try:
-            return int(row[0])
-        except (TypeError, ValueError):
-            raise StoreError(f"{self.path}: the current game's number is damaged ({row[0]!r}); "
-                             f"the database was left as it is{self.copy_hint()}") from None
+        game = _whole(value)
+        if game is None:
+            raise StoreError(f"{self.path}: the current game's number is damaged ({value!r}); "
+                             f"the database was left as it is{self.copy_hint()}")
+        return game
 
     # -- games -----------------------------------------------------------------------------
 
