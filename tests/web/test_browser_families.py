@@ -446,3 +446,13 @@ def test_eight_players_names_on_the_sheet_wrap_rather_than_shrink_to_two_letters
             .map((el) => el.textContent)""")
         # Only a name longer than three lines of its column is cut short.
         assert clipped == ["Maximilian-Alexander Öberg"]
+
+
+def test_card_chicago_for_more_players_than_it_is_made_for_says_so_on_the_control_page(
+        screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil", "Cecilia", "Dag", "Eva"])
+    s = open_screens()
+    warning = server.table.state()["game"]["warning"]
+    s.control.wait_for_selector("#other .note")
+    assert s.control.inner_text("#other .note") == warning

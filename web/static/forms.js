@@ -151,7 +151,9 @@ function cardChicagoForm(box, game, s, ui) {
   const key = `${s.table.game_id}/${deal.number}/${game.next.round}`;
   if (cardDraft.key !== key) Object.assign(cardDraft, { key, hands: {}, active: null });
   if (!cardDraft.active || !names.includes(cardDraft.active)) cardDraft.active = deal.order[0];
-  let html = `<div class="formhead">Deal ${deal.number}, dealer <b>${esc(deal.dealer)}</b> · ${esc(deal.phase)}</div>`;
+  let html = `<div class="formhead">Deal ${deal.number}, dealer <b>${esc(deal.dealer)}</b> · ${esc(deal.phase)}</div>` +
+    // More players than the game is made for: said where the hands are entered too.
+    (game.warning ? `<div class="note">${esc(game.warning)}</div>` : "");
 
   if (can(game, "exchange")) {
     const done = deal.exchanges[deal.exchange - 1] || {};
