@@ -98,6 +98,10 @@ class UsbCamera:
             self._cap.release()
             raise UsbCameraUnavailable(f"/dev/video{index} opens but gives no picture")
         self.size = (first.shape[1], first.shape[0])
+        # The rate the camera took (some give 30 whatever is asked): the roll watcher
+        # times its waits by it.
+        got = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        self.fps = got if 1.0 <= got <= 240.0 else float(fps)
         self.locked = self._lock_exposure()
         what = " and ".join(self.locked) if self.locked else "nothing"
         shown = " ".join(filter(None, (f"{self.size[0]}x{self.size[1]}",

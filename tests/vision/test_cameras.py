@@ -648,3 +648,17 @@ def test_a_pi_camera_closed_while_it_measures_the_light_again_is_let_go(
     cam.close()                               # gives up waiting after 0.05 s
     thread.join(5)
     assert reads and fake.closed
+
+
+def test_a_webcam_says_the_frame_rate_it_took_for_the_roll_watcher_to_time_by() -> None:
+    class Thirty(FakeCapture):
+        def get(self, prop: int) -> float:
+            return 30.0 if prop == cv2.CAP_PROP_FPS else super().get(prop)
+
+    fast = UsbCamera(0, capture=Thirty, settle_s=0)
+    silent = UsbCamera(0, capture=FakeCapture, settle_s=0)      # reports no rate: as asked
+    try:
+        assert fast.fps == 30.0 and silent.fps == 15.0
+    finally:
+        fast.close()
+        silent.close()
