@@ -220,6 +220,8 @@ class Store:
         except sqlite3.OperationalError:       # a "meta" table of another program's
             raise StoreError(f"{self.path}: this is an SQLite file but not a dicetray "
                              "database; move it away or choose another --data folder") from None
+        if not meta and db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None:
+            return  # an earlier version's first start cut short before its meta rows: new
         schema = _whole(meta.get("schema"))
         if schema is None:
             raise self._damaged(f"its schema version is damaged ({meta.get('schema')!r})")

@@ -497,3 +497,18 @@ def test_a_settings_file_that_holds_no_settings_is_refused_not_written_over(
         api.table.store.load_settings()
     api.start(["Aino", "Bertil"])                           # the game starts all the same
     assert (data_dir / "settings.json").read_text() == text
+
+
+def test_a_first_start_an_earlier_version_cut_short_opens_as_a_new_database(
+        data_dir: Path) -> None:
+    """Earlier versions made the tables, then wrote the meta rows: a stop between left
+    tables and no meta rows, which they opened as new."""
+    from web.store import _SCHEMA
+
+    data_dir.mkdir(parents=True)
+    with sqlite3.connect(data_dir / "dicetray.sqlite3") as conn:
+        conn.executescript(_SCHEMA)
+    conn.close()
+    store = Store(data_dir)
+    assert store.revision == 0 and store.current_game_id() is None
+    store.close()
