@@ -1444,9 +1444,10 @@ def _check_shown(game: scorer.Game, shown: Any) -> None:
                          f"not {shown!r}", 400)
     now = len(game)
     if shown != now:
-        raise TableError(f"the game changed on another screen meanwhile ({now} action"
-                         f"{'' if now == 1 else 's'} now, {shown} on this screen): nothing "
-                         "was done; look again and tap again if it is still wanted")
+        raise TableError(f"the game changed meanwhile, by the camera or on another screen "
+                         f"({now} action{'' if now == 1 else 's'} now, {shown} on this "
+                         "screen): nothing was done; look again and tap again if it is "
+                         "still wanted")
 
 
 def _check_seen(reading: Any, seen: Any) -> None:

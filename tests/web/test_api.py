@@ -442,8 +442,8 @@ def test_the_same_throw_entered_on_two_tablets_is_scored_once(api: Any) -> None:
     api.post("roll", {"dice": [1, 1], "actions": shown})
     before = api.state()
     s = api.post("roll", {"dice": [3, 4], "actions": shown}, status=409)
-    assert s["error"].startswith("the game changed on another screen meanwhile (1 action "
-                                 "now, 0 on this screen): nothing was done")
+    assert s["error"].startswith("the game changed meanwhile, by the camera or on another "
+                                 "screen (1 action now, 0 on this screen): nothing was done")
     assert api.state() == before
     s = api.post("roll", {"dice": [3, 4], "actions": shown + 1})   # looked again: Bertil's
     assert [p["score"] for p in s["game"]["players"]] == [2, 0, 0]

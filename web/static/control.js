@@ -361,6 +361,14 @@ let handAt = null;
 function renderHand(s) {
   const n = s.game && s.game.next ? s.game.next.dice || 0 : 0;
   if (handDice.length !== n) { handDice = Array(n).fill(1); handAt = null; }
+  if (handAt !== null && s.game && s.game.actions !== handAt) {
+    // A throw was scored since the first die was tapped (by the camera, or on another
+    // screen): the dice being entered may have been for it. Said, before "Score" sends
+    // them for the player now shown; a tap on "Score" already on its way is refused.
+    handAt = null;
+    $("handerror").textContent = "A throw was scored meanwhile: check these dice are " +
+      `${s.game.next && s.game.next.player ? s.game.next.player + "'s" : "the next throw"} before scoring them.`;
+  }
   const box = $("hand");
   box.innerHTML = n ? handDice.map((v, i) => `<button type="button" class="diebutton" data-hand="${i}">${dieSVG(v)}</button>`).join("") +
     `<button id="handgo">Score this throw</button>` : `<span class="muted">No throw expected.</span>`;
