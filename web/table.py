@@ -1269,9 +1269,15 @@ class Table:
             reading = self.store.latest_reading(self.game_id, skip=("ignored",))
             if reading is None or reading.status != "waiting":
                 return
-            self._publish(self.store.update_reading(
+            # The throw before the hand came may itself have waited for a person (a die
+            # read unsurely): the report under the hand put it aside, and it waits again.
+            before = self.store.newest_reading(self.game_id, lambda r: r.id < reading.id)
+            revision = self.store.update_reading(
                 reading.id, status="ignored",
-                note="a hand hid them for long; now it has gone, they lie as they were"))
+                note="a hand hid them for long; now it has gone, they lie as they were")
+            if before is not None and before.status == "superseded":
+                revision = self.store.update_reading(before.id, status="waiting")
+            self._publish(revision)
 
     def _reading_failed(self, exc: Exception | None) -> None:
         """Tell the screens a frame could not be read (logged once, not at every frame

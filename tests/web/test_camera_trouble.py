@@ -374,3 +374,27 @@ def test_a_throw_reported_under_a_resting_hand_is_withdrawn_when_the_hand_leaves
     finally:
         table.stop()
         table.store.close()
+
+
+def test_a_throw_waiting_before_the_hand_came_waits_again_when_it_leaves(
+        data_dir: Path) -> None:
+    """The report under the hand put the waiting throw aside; withdrawn, it took that
+    throw with it, and the dice in the tray were never scored."""
+    from web.fakes import FakeEvent, reading
+
+    ScriptedWatcher.said.clear()
+    table = Table(Store(data_dir), camera=FakeCamera(),
+                  watcher_factory=ScriptedWatcher).start()
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        ScriptedWatcher.said += [FakeEvent("settled", 1, reading(3, 5, flagged=[1]))]
+        first = wait_for(lambda: (s := table.state())["table"]["waiting"] and s)["reading"]["id"]
+        ScriptedWatcher.said += [FakeEvent("settled", 2, reading(3))]          # the hand
+        wait_for(lambda: table.state()["reading"]["id"] != first)
+        ScriptedWatcher.said += [FakeEvent("uncovered", 3, reading(3, 5, flagged=[1]))]
+        state = wait_for(lambda: (s := table.state())["reading"]["id"] == first and s)
+        assert state["table"]["waiting"] and state["reading"]["status"] == "waiting"
+        assert state["game"]["actions"] == 0
+    finally:
+        table.stop()
+        table.store.close()
