@@ -99,14 +99,6 @@ def _same_places(new: Any, old: Any) -> bool:
     return True
 
 
-def _some_in_place(new: Any, old: Any) -> bool:
-    """Whether ``new`` has as many dice as ``old`` and at least one of them lies within
-    half a die of a die of ``old`` showing the same value."""
-    news, olds = _places(new), _places(old)
-    return (news is not None and olds is not None and len(news) == len(olds)
-            and any(_near(die, was) for die in news for was in olds))
-
-
 def _same_dice(new: Any, old: Any | None) -> bool:
     """Whether ``new`` shows the dice of ``old``, each with its face, where it lay."""
     return old is not None and _values(new) == _values(old) and _same_places(new, old)
@@ -274,6 +266,8 @@ class RollWatcher:
         """The reading of the last settled event."""
         self.last_motion: float = 0.0
         """Changed fraction of the thumbnail in the last frame (for display and tuning)."""
+        self._view = (0.0, 0.0, 1.0)
+        """Where the thumbnail lies in the frame: its corner and scale (set by each feed)."""
         self._covered: Any | None = None
         """The reading before a settle reported with something still in view: those dice
         showing again once it has gone are not a new roll."""
@@ -299,10 +293,42 @@ class RollWatcher:
         """True between a "moving" event and the settle (or the scene proving unchanged)."""
         self._prev: _Thumb | None = None
         self._anchor: _Thumb | None = None
-        self._scene: _Thumb | None = None
+        self._scene = None
         self._run = 0
         self._flickered = 0
         self._reads: list[Any] = []
+
+    @property
+    def _scene(self) -> _Thumb | None:
+        """The picture of the tray as last reported (or as first seen)."""
+        return self._scene_thumb
+
+    @_scene.setter
+    def _scene(self, small: _Thumb | None) -> None:
+        self._scene_thumb = small
+        self._touched: np.ndarray | None = None
+        """The thumbnail's pixels that have differed from the scene in some frame since."""
+
+    def _in_place_untouched(self, new: Any, old: Any) -> bool:
+        """Whether some die of ``new`` lies where a die of ``old`` showed the same face,
+        and nothing passed over that place since: a die picked up for a new throw and
+        landing back where one lay has had its place emptied meanwhile."""
+        news, olds = _places(new), _places(old)
+        if news is None or olds is None or len(news) != len(olds) or self._touched is None:
+            return False
+        return any(_near(die, was) and not self._was_touched(was[1], was[2])
+                   for die in news for was in olds)
+
+    def _was_touched(self, centre: tuple[float, float], size: float) -> bool:
+        """Whether the middle of a die's place (in frame pixels) changed since the scene."""
+        assert self._touched is not None
+        x0, y0, scale = self._view
+        h, w = self._touched.shape
+        cx, cy, r = (centre[0] - x0) * scale, (centre[1] - y0) * scale, max(1.0, 0.25 * size * scale)
+        xs = slice(max(0, int(cx - r)), min(w, int(cx + r) + 1))
+        ys = slice(max(0, int(cy - r)), min(h, int(cy + r) + 1))
+        patch = self._touched[ys, xs]
+        return patch.size == 0 or bool(patch.mean() > 0.25)
 
     def _changed(self, a: _Thumb, b: _Thumb) -> np.ndarray:
         # Scale b to a's brightness rather than both to a fixed level: that would
@@ -338,12 +364,15 @@ class RollWatcher:
         """Look at the next frame; returns the events it causes (usually none)."""
         self.frame_index += 1
         cfg = self.settings
+        view = frame
         if cfg.region is not None:
             x0, y0, x1, y1 = cfg.region
             frame_view = frame[max(0, y0) : y1, max(0, x0) : x1]
-            small = thumbnail(frame_view if frame_view.size else frame, cfg.width)
-        else:
-            small = thumbnail(frame, cfg.width)
+            view = frame_view if frame_view.size else frame
+        small = thumbnail(view, cfg.width)
+        # Where the thumbnail lies in the frame: a die's place, read in frame pixels.
+        corner = (max(0, cfg.region[0]), max(0, cfg.region[1])) if view is not frame and cfg.region else (0, 0)
+        self._view = (float(corner[0]), float(corner[1]), cfg.width / view.shape[1])
         if self._prev is not None and small[0].shape != self._prev[0].shape:
             # A picture of another shape (a replayed photo of another size, a camera
             # restarted at another resolution) cannot be compared with the last ones: it
@@ -361,6 +390,11 @@ class RollWatcher:
             return []
         self._flickered = 0
         motion = self._fraction(small, self._prev)
+        if self.moving or motion > cfg.motion_fraction:
+            # What has differed from the scene during the movement: the places dice were
+            # picked up from, or a die rolled over.
+            since = self._changed(small, self._scene)
+            self._touched = since if self._touched is None else self._touched | since
         # Comparing with the first still frame too catches a die creeping a pixel a frame
         # before it settles. Once settled it is not compared: over many still frames the
         # noise and light of the picture drift far enough to look like a creeping die.
@@ -437,10 +471,11 @@ class RollWatcher:
             # nudged them. Take the new picture as the reference, but it is no new roll.
             self._scene, self.last_reading = small, reading
             return []
-        elif same_values and _some_in_place(reading, self.last_reading):
-            # The same faces, and some dice lie just where they lay: the rest rolled on
-            # after the settle, too slowly for the motion check (a die sliding to a stop).
-            # The same throw: a new one moves every die in the tray, and was scored twice.
+        elif same_values and self._in_place_untouched(reading, self.last_reading):
+            # The same faces, and some dice lie just where they lay, their places never
+            # emptied meanwhile: the rest rolled on after the settle, too slowly for the
+            # motion check (a die sliding to a stop). The same throw, once scored twice;
+            # a new one picks up every die.
             self._scene, self.last_reading = small, reading
             return []
         self._covered = self.last_reading if waited >= cfg.obstructed_frames else None
