@@ -35,7 +35,7 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--calibration",
                    help="calibration file for the reader (default: calibration.json in the data "
                         "folder, if there); picture faces taught on the control page go into it")
-    s.add_argument("--threads", type=int, default=16,
+    s.add_argument("--threads", type=int, default=24,
                    help="server threads: each open screen holds one, and 4 are kept for "
                         "taps (at least 8; past the rest, the oldest screen's stream ends)")
 
