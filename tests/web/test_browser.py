@@ -590,6 +590,8 @@ def test_a_throw_entered_on_two_tablets_is_scored_once_and_a_correction_warns_of
         one.wait_for_timeout(300)
         # One tap, one request: no "still waiting for the table's answer" after it.
         assert not one.is_visible("#toast.show")
+        # The note is about a throw gone by once another is scored: it goes.
+        two.wait_for_function("document.querySelector('#handerror').innerText === ''")
         # Throws scored since (the camera's) leave no stale entry behind: Cecilia's goes in.
         two.click("#hand [data-hand='1']")
         two.click("#handgo")

@@ -357,15 +357,21 @@ function closePicker() {
 // sent with the throw, so one entered on a screen while another scored a throw is
 // refused (and shown again) instead of being scored for the next player.
 let handAt = null;
+let handNoteAt = null;     // the action count when that was said (null: nothing said)
 
 function renderHand(s) {
   const n = s.game && s.game.next ? s.game.next.dice || 0 : 0;
   if (handDice.length !== n) { handDice = Array(n).fill(1); handAt = null; }
+  if (handNoteAt !== null && s.game && s.game.actions !== handNoteAt) {
+    handNoteAt = null;                      // the note below is about a throw gone by
+    $("handerror").textContent = "";
+  }
   if (handAt !== null && s.game && s.game.actions !== handAt) {
     // A throw was scored since the first die was tapped (by the camera, or on another
     // screen): the dice being entered may have been for it. Said, before "Score" sends
     // them for the player now shown; a tap on "Score" already on its way is refused.
     handAt = null;
+    handNoteAt = s.game.actions;
     $("handerror").textContent = "A throw was scored meanwhile: check these dice are " +
       `${s.game.next && s.game.next.player ? s.game.next.player + "'s" : "the next throw"} before scoring them.`;
   }
