@@ -325,10 +325,12 @@ class RollWatcher:
         x0, y0, scale = self._view
         h, w = self._touched.shape
         cx, cy, r = (centre[0] - x0) * scale, (centre[1] - y0) * scale, max(1.0, 0.25 * size * scale)
-        xs = slice(max(0, int(cx - r)), min(w, int(cx + r) + 1))
-        ys = slice(max(0, int(cy - r)), min(h, int(cy + r) + 1))
+        xs = slice(max(0, int(cx - r)), max(0, min(w, int(cx + r) + 1)))
+        ys = slice(max(0, int(cy - r)), max(0, min(h, int(cy + r) + 1)))
         patch = self._touched[ys, xs]
-        return patch.size == 0 or bool(patch.mean() > 0.25)
+        # Most of it: a die picked up leaves felt where it lay; one nudged a few pixels
+        # by a die sliding into it changes only the edges of its pips.
+        return patch.size == 0 or bool(patch.mean() > 0.6)
 
     def _changed(self, a: _Thumb, b: _Thumb) -> np.ndarray:
         # Scale b to a's brightness rather than both to a fixed level: that would
@@ -455,6 +457,9 @@ class RollWatcher:
             # The scene is as it was (a hand came and went), or something has sat in view
             # for long: only a change in the read values makes it a new roll.
             if reading is None or self.last_reading is None or same_values:
+                # The movement ends with nothing reported: what it touched is forgotten
+                # (a hand that came and went must not count against the next one).
+                self._touched = None
                 if waited >= cfg.obstructed_frames and self.last_reading is None:
                     # Nothing was read before to compare with (an arm was in the first
                     # picture): take the tray as it is now for the scene, or every later
