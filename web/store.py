@@ -72,6 +72,10 @@ CREATE TABLE IF NOT EXISTS readings (
 """
 
 
+# The columns of the games table every dicetray database has had (``loser`` came later).
+_GAME_COLUMNS = frozenset({"id", "family", "options", "players", "created", "finished", "winner"})
+
+
 class StoreError(RuntimeError):
     """The data folder cannot be used; the message names the file and what to do."""
 
@@ -177,7 +181,10 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
         try:
-            self._check_ours(db)
+            if self._check_ours(db) and exists and self._copied_games():
+                # A file holding nothing where the games were (a first start cut short
+                # after the database was moved away): the copy of the games is kept aside.
+                self._set_old_copy_aside()
             # Only now, the file being ours: WAL mode is written into the file's header,
             # and a file refused must be left exactly as it was.
             db.execute("PRAGMA journal_mode=WAL")
@@ -203,25 +210,26 @@ class Store:
             f"{self.path}: the database is damaged or not a dicetray database ({why}); "
             f"it was left as it is: move it away to start afresh{self.copy_hint()}")
 
-    def _check_ours(self, db: sqlite3.Connection) -> None:
+    def _check_ours(self, db: sqlite3.Connection) -> bool:
         """Refuse, before anything is written to it, a file that is not a whole dicetray
-        database this version can use. A file with no tables is a new one."""
+        database this version can use; True when it holds nothing yet (a new one)."""
         ok = db.execute("PRAGMA quick_check").fetchone()[0]
         if ok != "ok":
             raise sqlite3.DatabaseError(ok)
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
-            return
-        if not {"meta", "games"} <= tables:
-            raise StoreError(f"{self.path}: this is an SQLite file but not a dicetray database; "
+            return True
+        foreign = StoreError(f"{self.path}: this is an SQLite file but not a dicetray database; "
                              "move it away or choose another --data folder")
+        games = {r[1] for r in db.execute("PRAGMA table_info(games)")}
+        if not {"meta", "games"} <= tables or not _GAME_COLUMNS <= games:
+            raise foreign
         try:
             meta = {str(k): v for k, v in db.execute("SELECT key, value FROM meta")}
         except sqlite3.OperationalError:       # a "meta" table of another program's
-            raise StoreError(f"{self.path}: this is an SQLite file but not a dicetray "
-                             "database; move it away or choose another --data folder") from None
+            raise foreign from None
         if not meta and db.execute("SELECT 1 FROM games LIMIT 1").fetchone() is None:
-            return  # an earlier version's first start cut short before its meta rows: new
+            return True  # an earlier version's first start cut short before its meta rows
         schema = _whole(meta.get("schema"))
         if schema is None:
             raise self._damaged(f"its schema version is damaged ({meta.get('schema')!r})")
@@ -235,6 +243,7 @@ class Store:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is None:
                 raise StoreError(f"{self.path}: the current game {game} is missing; the "
                                  f"database was left as it is{self.copy_hint()}")
+        return False
 
     def _copied_games(self) -> int:
         """How many games the copy beside the database holds (0 without a readable one)."""

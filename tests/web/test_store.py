@@ -512,3 +512,33 @@ def test_a_first_start_an_earlier_version_cut_short_opens_as_a_new_database(
     store = Store(data_dir)
     assert store.revision == 0 and store.current_game_id() is None
     store.close()
+
+
+def test_another_programs_file_with_a_meta_and_a_games_table_is_refused_untouched(
+        data_dir: Path) -> None:
+    data_dir.mkdir(parents=True)
+    db = data_dir / "dicetray.sqlite3"
+    with sqlite3.connect(db) as conn:
+        conn.executescript("CREATE TABLE meta (key TEXT, value TEXT);"
+                           "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT);")
+    conn.close()
+    before = db.read_bytes()
+    with pytest.raises(StoreError, match="not a dicetray database"):
+        Store(data_dir)
+    assert db.read_bytes() == before
+
+
+def test_a_database_holding_nothing_where_the_games_were_leaves_their_copy_kept_aside(
+        data_dir: Path) -> None:
+    from web.store import _SCHEMA
+
+    _play_and_close(data_dir, 2)
+    kept = (data_dir / "dicetray-copy.sqlite3").read_bytes()
+    (data_dir / "dicetray.sqlite3").rename(data_dir / "old.sqlite3")
+    with sqlite3.connect(data_dir / "dicetray.sqlite3") as conn:   # a first start cut short
+        conn.executescript(_SCHEMA)
+    conn.close()
+    table = Table(Store(data_dir))
+    table.new_game("sum_chicago", ["Cecilia"])
+    table.store.close()
+    assert [p.read_bytes() for p in data_dir.glob("dicetray-copy-*.sqlite3")] == [kept]
