@@ -241,6 +241,9 @@ class Table:
         self._scored_frames = ThrowFrames(store.dir / "scored-frames", KEEP_SCORED_FRAMES)
         self._watcher_factory = watcher_factory
         self._watcher: Any = None   # the roll watcher, made when the camera is first watched
+        # The camera's latest reading left waiting, and the waiting one it put aside (or
+        # None): withdrawn if a hand hid the dice (see _uncovered). Reset by each reading.
+        self._set_aside: tuple[int, int | None] | None = None
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self._camera_thread: Any = None
@@ -1084,6 +1087,7 @@ class Table:
         """A settled reading from the watcher: score it, or let it wait for a person."""
         dice = [die_json(d) for d in getattr(reading, "dice", reading)]
         with self._lock:
+            self._set_aside = None
             self._measure_dice(reading, dice)
             self._rolled_at = None
             self._camera_status["moving"] = False
@@ -1106,9 +1110,13 @@ class Table:
                                    f"continued: confirm them as {nxt['player']}'s throw, or "
                                    "throw again")
             if problems:
+                waiting = self.store.latest_reading(self.game_id, skip=("ignored",))
                 reading_id, revision = self.store.add_reading(
                     self.game_id, dice, "waiting", player=nxt["player"],
                     note="check the tray: " + "; ".join(problems))
+                # What this one put aside (see _uncovered): a throw waiting before it.
+                self._set_aside = (reading_id, waiting.id if waiting is not None
+                                   and waiting.status == "waiting" else None)
                 self._keep_frame(reading, reading_id)
                 self._publish(revision)
                 return
@@ -1267,16 +1275,19 @@ class Table:
             if self.game_id is None:
                 return
             reading = self.store.latest_reading(self.game_id, skip=("ignored",))
-            if reading is None or reading.status != "waiting":
-                return
-            # The throw before the hand came may itself have waited for a person (a die
-            # read unsurely): the report under the hand put it aside, and it waits again.
-            before = self.store.newest_reading(self.game_id, lambda r: r.id < reading.id)
+            if (reading is None or reading.status != "waiting" or self._set_aside is None
+                    or self._set_aside[0] != reading.id):
+                return  # not the report of the hidden dice, or acted on since
             revision = self.store.update_reading(
                 reading.id, status="ignored",
                 note="a hand hid them for long; now it has gone, they lie as they were")
-            if before is not None and before.status == "superseded":
-                revision = self.store.update_reading(before.id, status="waiting")
+            # The throw before the hand came may itself have waited for a person (a die
+            # read unsurely): the report under the hand put it aside, and it waits again.
+            before = self._set_aside[1]
+            self._set_aside = None
+            row = self.store.reading(before) if before is not None else None
+            if row is not None and row.status == "superseded":
+                revision = self.store.update_reading(row.id, status="waiting")
             self._publish(revision)
 
     def _reading_failed(self, exc: Exception | None) -> None:

@@ -578,7 +578,7 @@ def test_a_throw_entered_on_two_tablets_is_scored_once_and_a_correction_warns_of
         # says so before they can be sent for Bertil (a tap already on its way is refused
         # by the table: tests/web/test_api.py).
         two.wait_for_function("document.querySelector('#handerror').innerText.includes("
-                              "'scored meanwhile')")
+                              "'changed meanwhile')")
         assert "Bertil's" in two.inner_text("#handerror")
         assert [a["player"] for a in server.table.game.log] == ["Aino"]
 

@@ -372,7 +372,7 @@ function renderHand(s) {
     // them for the player now shown; a tap on "Score" already on its way is refused.
     handAt = null;
     handNoteAt = s.game.actions;
-    $("handerror").textContent = "A throw was scored meanwhile: check these dice are " +
+    $("handerror").textContent = "The game changed meanwhile: check these dice are " +
       `${s.game.next && s.game.next.player ? s.game.next.player + "'s" : "the next throw"} before scoring them.`;
   }
   const box = $("hand");
