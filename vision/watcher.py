@@ -44,6 +44,11 @@ class WatchEvent:
     kind: Literal["moving", "settled", "uncovered"]
     frame_index: int
     reading: Any | None = None
+    rolled_on: bool = False
+    """For "settled": some dice lie just where the last report had them, showing the same
+    faces, their places never emptied meanwhile, while others moved to other faces. Nobody
+    picked the dice up: perhaps a die of the last throw rolled on (it paused, and was read
+    mid-roll), perhaps a few dice were thrown again. A person should say which."""
 
 
 def thumbnail(frame: np.ndarray, width: int = 160) -> tuple[np.ndarray, float]:
@@ -483,7 +488,9 @@ class RollWatcher:
             # a new one picks up every die.
             self._scene, self.last_reading = small, reading
             return []
+        rolled_on = self.last_reading is not None and self._in_place_untouched(reading,
+                                                                               self.last_reading)
         self._covered = self.last_reading if waited >= cfg.obstructed_frames else None
         self._scene = small
         self.last_reading = reading
-        return [WatchEvent("settled", self.frame_index, reading)]
+        return [WatchEvent("settled", self.frame_index, reading, rolled_on)]

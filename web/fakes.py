@@ -46,6 +46,7 @@ class FakeEvent:
     kind: str
     frame_index: int
     reading: Any = None
+    rolled_on: bool = False
 
 
 @dataclass(frozen=True)

@@ -1083,8 +1083,12 @@ class Table:
 
     # -- camera side -----------------------------------------------------------------------
 
-    def handle_reading(self, reading: Any) -> None:
-        """A settled reading from the watcher: score it, or let it wait for a person."""
+    def handle_reading(self, reading: Any, *, rolled_on: bool = False) -> None:
+        """A settled reading from the watcher: score it, or let it wait for a person.
+
+        ``rolled_on``: the watcher saw some dice left where the last throw lay, untouched
+        (:class:`vision.watcher.WatchEvent`); scored silently, a die of that throw that
+        rolled on after it was read would count as the next player's throw."""
         dice = [die_json(d) for d in getattr(reading, "dice", reading)]
         with self._lock:
             self._set_aside = None
@@ -1105,6 +1109,11 @@ class Table:
                 self._publish(revision)
                 return
             problems = tray_problems(dice, int(nxt.get("dice") or 0))
+            if rolled_on:
+                problems.insert(0, "some dice lie just where the last throw left them, not "
+                                   "picked up: if a die of that throw rolled on, tap Undo and "
+                                   "enter that throw by hand; if this is "
+                                   f"{nxt['player']}'s throw, confirm it")
             if thrown_before_switch:
                 problems.insert(0, "these dice were thrown before this game was begun or "
                                    f"continued: confirm them as {nxt['player']}'s throw, or "
@@ -1248,7 +1257,8 @@ class Table:
                         if event.kind == "moving":
                             self._camera_moving(True)
                         elif event.kind == "settled" and event.reading is not None:
-                            self.handle_reading(event.reading)
+                            self.handle_reading(event.reading,
+                                                rolled_on=getattr(event, "rolled_on", False))
                         elif event.kind == "uncovered":
                             self._uncovered()
                     # The watcher may end a movement with no reading (the dice were picked

@@ -532,3 +532,30 @@ def test_a_hand_that_came_and_went_does_not_count_against_the_next_slide(seed: i
     passing = hand_pass(tray, tray.truth[1].center, hold=3) + list(stream(tray, 15))
     assert settled(run(watcher, passing)) == []
     assert settled(run(watcher, _slide(tray, 0) + list(stream(tray, 15)))) == []
+
+
+def test_a_die_read_mid_roll_and_settling_on_another_face_is_reported_as_rolled_on() -> None:
+    """A slow die paused mid-roll long enough to be read, then rolled on to another face:
+    its second report is no new throw of the next player, and says so."""
+    from vision.reader import read_dice
+
+    tray = SimulatedTray(seed=6, size=SIZE, dice=2)
+    watcher = RollWatcher(read_dice)
+    run(watcher, stream(tray, 5))
+    tray.roll([4, 1], frames=[12, 45])
+    events = settled(run(watcher, stream(tray, 85)))
+    assert len(events) >= 2                                  # the pause was read
+    assert [e.rolled_on for e in events] == [False] + [True] * (len(events) - 1)
+    assert sorted(d.value for d in events[-1].reading.dice) == [1, 4]
+
+
+@pytest.mark.parametrize("dice", [2, 6])
+def test_real_throws_are_never_reported_as_rolled_on(dice: int) -> None:
+    tray = SimulatedTray(seed=dice, size=SIZE, dice=dice)
+    watcher = RollWatcher(TruthReader(tray))
+    run(watcher, stream(tray, 3))
+    reports = []
+    for k in range(6):
+        tray.roll([(k + i) % 6 + 1 for i in range(dice)] if k % 2 else [3] * dice)
+        reports += settled(run(watcher, stream(tray, 40)))
+    assert len(reports) == 6 and not any(e.rolled_on for e in reports)

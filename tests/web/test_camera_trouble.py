@@ -398,3 +398,26 @@ def test_a_throw_waiting_before_the_hand_came_waits_again_when_it_leaves(
     finally:
         table.stop()
         table.store.close()
+
+
+def test_a_throw_some_of_whose_dice_were_never_picked_up_waits_for_a_person(
+        data_dir: Path) -> None:
+    """A die of Aino's throw rolled on after it was read: scored silently, its new face
+    was Bertil's throw."""
+    from web.fakes import FakeEvent, reading
+
+    ScriptedWatcher.said.clear()
+    table = Table(Store(data_dir), camera=FakeCamera(),
+                  watcher_factory=ScriptedWatcher).start()
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        ScriptedWatcher.said += [FakeEvent("settled", 1, reading(1, 3))]
+        wait_for(lambda: table.state()["game"]["actions"] == 1)
+        ScriptedWatcher.said += [FakeEvent("settled", 2, reading(1, 4), rolled_on=True)]
+        state = wait_for(lambda: (s := table.state())["table"]["waiting"] and s)
+        assert "not picked up: if a die of that throw rolled on, tap Undo" in state["table"]["message"]
+        assert "if this is Bertil's throw, confirm it" in state["table"]["message"]
+        assert state["game"]["actions"] == 1
+    finally:
+        table.stop()
+        table.store.close()
