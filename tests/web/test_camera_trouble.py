@@ -352,14 +352,19 @@ class ScriptedWatcher:
         return [self.said.pop(0)] if self.said else []
 
 
+def scripted_table(data_dir: Path) -> Table:
+    """A started table whose watcher reports what the test puts in ScriptedWatcher.said."""
+    ScriptedWatcher.said.clear()
+    return Table(Store(data_dir), camera=FakeCamera(), watcher_factory=ScriptedWatcher).start()
+
+
 def test_a_throw_reported_under_a_resting_hand_is_withdrawn_when_the_hand_leaves(
         data_dir: Path) -> None:
     """A hand over one die for longer than the watcher waits: the one die left in view
     waited as "check the tray: 1 die, 2 expected", and still did once the hand had gone."""
     from web.fakes import FakeEvent, reading
 
-    table = Table(Store(data_dir), camera=FakeCamera(),
-                  watcher_factory=ScriptedWatcher).start()
+    table = scripted_table(data_dir)
     try:
         table.new_game("sum_chicago", ["Aino", "Bertil"])
         ScriptedWatcher.said += [FakeEvent("settled", 1, reading(1, 1))]
@@ -382,9 +387,7 @@ def test_a_throw_waiting_before_the_hand_came_waits_again_when_it_leaves(
     throw with it, and the dice in the tray were never scored."""
     from web.fakes import FakeEvent, reading
 
-    ScriptedWatcher.said.clear()
-    table = Table(Store(data_dir), camera=FakeCamera(),
-                  watcher_factory=ScriptedWatcher).start()
+    table = scripted_table(data_dir)
     try:
         table.new_game("sum_chicago", ["Aino", "Bertil"])
         ScriptedWatcher.said += [FakeEvent("settled", 1, reading(3, 5, flagged=[1]))]
@@ -406,9 +409,7 @@ def test_a_throw_some_of_whose_dice_were_never_picked_up_waits_for_a_person(
     was Bertil's throw."""
     from web.fakes import FakeEvent, reading
 
-    ScriptedWatcher.said.clear()
-    table = Table(Store(data_dir), camera=FakeCamera(),
-                  watcher_factory=ScriptedWatcher).start()
+    table = scripted_table(data_dir)
     try:
         table.new_game("sum_chicago", ["Aino", "Bertil"])
         ScriptedWatcher.said += [FakeEvent("settled", 1, reading(1, 3))]
