@@ -371,14 +371,14 @@ class RollWatcher:
         """Look at the next frame; returns the events it causes (usually none)."""
         self.frame_index += 1
         cfg = self.settings
-        view = frame
+        view, corner = frame, (0, 0)
         if cfg.region is not None:
             x0, y0, x1, y1 = cfg.region
             frame_view = frame[max(0, y0) : y1, max(0, x0) : x1]
-            view = frame_view if frame_view.size else frame
+            if frame_view.size:
+                view, corner = frame_view, (max(0, x0), max(0, y0))
         small = thumbnail(view, cfg.width)
         # Where the thumbnail lies in the frame: a die's place, read in frame pixels.
-        corner = (max(0, cfg.region[0]), max(0, cfg.region[1])) if view is not frame and cfg.region else (0, 0)
         self._view = (float(corner[0]), float(corner[1]), cfg.width / view.shape[1])
         if self._prev is not None and small[0].shape != self._prev[0].shape:
             # A picture of another shape (a replayed photo of another size, a camera
@@ -452,6 +452,9 @@ class RollWatcher:
         same_values = reading is not None and self.last_reading is not None and (
             _values(reading) == _values(self.last_reading)
         )
+        # Some dice lie where the last report had them, their places never emptied since.
+        untouched = (reading is not None and self.last_reading is not None
+                     and self._in_place_untouched(reading, self.last_reading))
         if reading is not None and _same_dice(reading, self._covered):
             # A hand (or anything) sat over the dice for so long that what it left in view
             # was reported; now it has gone and the dice lie as before: already scored,
@@ -481,16 +484,14 @@ class RollWatcher:
             # nudged them. Take the new picture as the reference, but it is no new roll.
             self._scene, self.last_reading = small, reading
             return []
-        elif same_values and self._in_place_untouched(reading, self.last_reading):
+        elif same_values and untouched:
             # The same faces, and some dice lie just where they lay, their places never
             # emptied meanwhile: the rest rolled on after the settle, too slowly for the
             # motion check (a die sliding to a stop). The same throw, once scored twice;
             # a new one picks up every die.
             self._scene, self.last_reading = small, reading
             return []
-        rolled_on = self.last_reading is not None and self._in_place_untouched(reading,
-                                                                               self.last_reading)
         self._covered = self.last_reading if waited >= cfg.obstructed_frames else None
         self._scene = small
         self.last_reading = reading
-        return [WatchEvent("settled", self.frame_index, reading, rolled_on)]
+        return [WatchEvent("settled", self.frame_index, reading, rolled_on=untouched)]
