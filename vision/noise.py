@@ -333,12 +333,24 @@ def _coarse(grey: np.ndarray, fine_response: np.ndarray) -> float:
     small = cv2.resize(grey[:h, :w].astype(np.float32), (w // 4, h // 4),
                        interpolation=cv2.INTER_AREA)
     response = np.abs(cv2.filter2D(small, -1, _KERNEL)[1:-1, 1:-1]).ravel()
-    at_quarter = 4.0 * _median(response) / _MEDIAN_ABS
-    fine = _median(fine_response) / _MEDIAN_ABS
+    # Each pixel of ``small`` is a mean of 16 whole grey levels and the kernel's weights
+    # are whole, so 16 times the response is whole too (rint only guards the float sums).
+    sixteenths = np.rint(response * 16.0).astype(np.intp)
+    at_quarter = 4.0 * (_median(sixteenths) / 16.0) / _MEDIAN_ABS
+    fine = _median(np.abs(fine_response).astype(np.intp)) / _MEDIAN_ABS
     return math.sqrt(max(0.0, at_quarter * at_quarter - fine * fine))
 
 
-def _median(values: np.ndarray) -> float:
-    # np.median sorts a copy with checks: ten times the time of one partition here.
-    middle = values.size // 2
-    return float(np.partition(values, middle)[middle])
+def _median(values: np.ndarray) -> int:
+    """The value at index ``size // 2`` of the sorted non-negative whole ``values`` (the
+    upper median, as one np.partition finds it), from their histogram: a frame's
+    responses are a few thousand levels at most, and counting them takes a fifth of the
+    time of a partition (np.median, which sorts a copy, ten times that).
+
+    >>> _median(np.array([5, 1, 4, 1, 3]))
+    3
+    >>> _median(np.array([2, 0, 7, 7]))
+    7
+    """
+    below_or_at = np.cumsum(np.bincount(values))
+    return int(np.searchsorted(below_or_at, values.size // 2, side="right"))

@@ -251,3 +251,22 @@ def test_a_die_flagged_for_another_reason_keeps_it() -> None:
     kept, flagged = noise.flag_noisy([tilted, sure])
     assert kept == tilted
     assert flagged.flagged and flagged.reason == REASON_NOISY and flagged.value == 4
+
+
+def test_the_counted_median_is_the_partitions_middle_value() -> None:
+    # The coarse grain's median is found from a histogram (vision.noise._median): it must
+    # be the very value np.partition puts in the middle, for odd and even counts, ties,
+    # and a frame's spread of responses (mostly small, a few edges far out).
+    rng = np.random.default_rng(3)
+    for size in (1, 2, 3, 10, 11, 15312, 24964):
+        for values in (rng.integers(0, 4081, size), rng.integers(0, 3, size),
+                       np.minimum(rng.exponential(40.0, size), 65280).astype(np.intp)):
+            middle = values.size // 2
+            assert noise._median(values) == np.partition(values, middle)[middle]
+
+
+def test_the_noise_modules_examples_hold() -> None:
+    import doctest
+
+    result = doctest.testmod(noise)
+    assert result.attempted > 0 and result.failed == 0
