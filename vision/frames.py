@@ -22,6 +22,9 @@ __all__ = ["CameraThread", "FramePacer", "FrameSource", "Latest", "LatestFrame",
 T = TypeVar("T")
 
 
+NO_PICTURE_PAUSE_S = 0.02  # a source's read gave no picture: wait this long to read again
+
+
 class SourceClosed(RuntimeError):
     """Raised by ``read()`` on a source that has been closed."""
 
@@ -156,6 +159,13 @@ class CameraThread:
                 frame = self.source.read()
                 if self._stop.is_set():
                     break
+                if frame is None or getattr(frame, "size", 0) == 0:
+                    # A grab that failed without raising gives no picture: it must not
+                    # count as one, or a camera that gives none would look well forever
+                    # instead of stalled (and be opened again). The pause keeps a source
+                    # that fails at once from spinning a core.
+                    self._stop.wait(NO_PICTURE_PAUSE_S)
+                    continue
                 # Taken when the frame arrives, not when a consumer gets to it: a busy
                 # reader must not make a camera look stalled.
                 self._last_frame_at = self._clock()

@@ -166,3 +166,28 @@ def test_camera_thread_tells_how_long_the_source_has_given_no_frame() -> None:
         assert cam_thread.running
     finally:
         cam_thread.stop()
+
+
+def test_a_source_giving_no_picture_looks_stalled_not_healthy() -> None:
+    # A source that returns None or an empty array instead of raising (a third-party
+    # camera whose grab failed) gives no picture: the table must see it stall and open
+    # the camera again, not wait forever on a camera that looks well.
+    now = [100.0]
+    source = _QueuedSource()
+    cam_thread = CameraThread(source, clock=lambda: now[0]).start()
+    try:
+        source.frames.put(np.zeros((4, 4, 3), np.uint8))
+        got = cam_thread.latest.wait_newer(0, timeout=2.0)
+        assert got is not None
+        now[0] += 5.0
+        for nothing in (None, np.zeros((0, 0, 3), np.uint8), None):
+            source.frames.put(nothing)  # type: ignore[arg-type]
+        deadline = time.monotonic() + 2.0
+        while not source.frames.empty() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.1)  # the last one taken is handled
+        assert cam_thread.since_last_frame() == 5.0
+        assert cam_thread.latest.wait_newer(got[0], timeout=0.1) is None
+        assert cam_thread.running
+    finally:
+        cam_thread.stop()
