@@ -1425,7 +1425,7 @@ class Table:
         if len(truth) != expected:
             self._rolled_at = None
             self._last_scored = 0.0    # throw again at once
-            self.store.update_reading(reading["id"], status="superseded")
+            self._publish(self.store.update_reading(reading["id"], status="superseded"))
             return
         if len(dice) != len(truth):
             self.hand_roll([t.value for t in truth])

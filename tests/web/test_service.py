@@ -202,3 +202,27 @@ def test_a_draw_for_the_starter_is_thrown_on_camera_one_die_at_a_time(data_dir: 
     finally:
         table.stop()
         table.store.close()
+
+
+def test_a_throw_the_demo_family_throws_again_leaves_the_screens_at_once(data_dir: Path) -> None:
+    # A demo throw whose dice are not the game's count is set aside (the family throws
+    # again): the screens must be told, not left showing "waiting" until the next throw.
+    import json
+
+    from web.fakes import reading
+
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=60.0,
+                  demo_fix_after=0.0)
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        camera.roll([3, 4, 5])                  # three dice lie in a two-dice game
+        table.handle_reading(reading(3, 4, 5))
+        _, shown = table.publisher.latest_state()
+        assert json.loads(shown)["table"]["waiting"]
+        table._demo_step()
+        _, shown = table.publisher.latest_state()
+        assert not json.loads(shown)["table"]["waiting"]
+        assert json.loads(shown)["reading"]["status"] == "superseded"
+    finally:
+        table.store.close()
