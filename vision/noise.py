@@ -344,8 +344,9 @@ def _coarse(grey: np.ndarray, fine_response: np.ndarray) -> float:
 def _median(values: np.ndarray) -> int:
     """The value at index ``size // 2`` of the sorted non-negative whole ``values`` (the
     upper median, as one np.partition finds it), from their histogram: a frame's
-    responses are a few thousand levels at most, and counting them takes a fifth of the
-    time of a partition (np.median, which sorts a copy, ten times that).
+    responses are at most 4080 grey levels (65280 sixteenths at a quarter of the size),
+    and counting them takes a fifth of the time of a partition (np.median, which sorts a
+    copy, ten times that).
 
     >>> _median(np.array([5, 1, 4, 1, 3]))
     3
