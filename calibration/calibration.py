@@ -465,8 +465,3 @@ def save_calibration(cal: Calibration, path: str | os.PathLike[str]) -> None:
         except FileNotFoundError:
             pass
         raise
-
-
-def picture_faces_from(pairs: Sequence[tuple[int, np.ndarray]]) -> tuple[PictureFace, ...]:
-    """Convenience for a wizard or a test: ``[(value, grey_template), ...]`` to faces."""
-    return tuple(PictureFace(int(v), t) for v, t in pairs)

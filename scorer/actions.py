@@ -7,10 +7,6 @@ from typing import Any, Mapping, TypeGuard
 
 from .errors import Refusal
 
-#: Action types every family shares; the game handles undo and correct itself.
-COMMON_TYPES = frozenset({"roll", "undo", "correct", "join", "leave"})
-
-
 def parse_dice(value: Any, what: str = "dice") -> tuple[int, ...]:
     """Check a list of die values and return it as a tuple.
 

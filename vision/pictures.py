@@ -9,7 +9,7 @@ import numpy as np
 
 from calibration import PictureFace
 from vision.crops import cut
-from vision.reader import DieRead, face_of
+from vision.reader import face_of
 
 TEMPLATE_PX = 32
 MATCH_THRESHOLD = 0.6  # normalised correlation a face needs to count as the taught one
@@ -27,11 +27,6 @@ def face_template(image: np.ndarray, x: float, y: float, face: float,
     out = TEMPLATE_PX + 2 * slack
     crop = cut(image, x, y, face, out=out, scale=FACE_SCALE * out / TEMPLATE_PX)
     return np.asarray(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY))
-
-
-def teach_from_read(image: np.ndarray, die: DieRead, value: int) -> PictureFace:
-    """A :class:`PictureFace` from a die as the reader reported it (for a wizard)."""
-    return teach_from_box(image, die.center, die.box, value)
 
 
 def teach_from_box(image: np.ndarray, center: Sequence[float], box: Sequence[float],

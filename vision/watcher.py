@@ -269,8 +269,6 @@ class RollWatcher:
         self.settings = settings
         self.last_reading: Any | None = None
         """The reading of the last settled event."""
-        self.last_motion: float = 0.0
-        """Changed fraction of the thumbnail in the last frame (for display and tuning)."""
         self._view = (0.0, 0.0, 1.0)
         """Where the thumbnail lies in the frame: its corner and scale (set by each feed)."""
         self._covered: Any | None = None
@@ -406,7 +404,6 @@ class RollWatcher:
         # before it settles. Once settled it is not compared: over many still frames the
         # noise and light of the picture drift far enough to look like a creeping die.
         creep = self._fraction(small, self._anchor) if self._run and self.moving else 0.0
-        self.last_motion = motion
         self._prev = small
         if max(motion, creep) > cfg.motion_fraction:
             self._anchor, self._run = small, 0

@@ -258,7 +258,7 @@ def test_picture_face_flagged_until_taught() -> None:
         flagged += bool(near) and all(d.flagged for d in near)
         if not near:
             continue
-        cal = Calibration(picture_faces=(pictures.teach_from_read(image, near[0], 1),))
+        cal = Calibration(picture_faces=(pictures.teach_from_box(image, near[0].center, near[0].box, 1),))
         other, (x, y), side = frame_with_logo(seed + 50, canvas, face, 40 + 25 * seed)
         near = [d for d in read_dice(other, cal).dice
                 if np.hypot(d.center[0] - x, d.center[1] - y) < side / 2]
