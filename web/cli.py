@@ -248,6 +248,7 @@ def serve(args: argparse.Namespace) -> int:
     print(f"data: {store.path}", flush=True)
     print(f"scoreboard: http://{host}:{args.port}/", flush=True)
     print(f"control:    http://{host}:{args.port}/control", flush=True)
+    _stop_on_signals(table)
     try:
         server.print_listen("Serving on http://{}:{}")
         server.run()
@@ -255,6 +256,25 @@ def serve(args: argparse.Namespace) -> int:
         table.stop()
         store.close()
     return 0
+
+
+def _stop_on_signals(table: Any) -> None:
+    """Ctrl-C, and SIGTERM (systemd stopping the service), stop the server the same way:
+    the screens' event streams are ended first (waitress otherwise waits 5 s for the
+    thread of each scoreboard left open), then waitress stops, and the table and the
+    database are closed (its write-ahead log merged), not killed mid-write.
+
+    A SIGINT that was ignored when the server started (run in the background by a
+    shell) stays ignored."""
+    import signal
+
+    def stop(_signum: int, _frame: Any) -> None:
+        table.publisher.close()     # every stream waiting for the next state ends now
+        raise KeyboardInterrupt
+
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
 
 
 if __name__ == "__main__":

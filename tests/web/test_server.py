@@ -141,3 +141,55 @@ def test_a_replayed_throw_is_read_and_scored(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def _stop_with_a_screen_watching(tmp_path: Path, sig: signal.Signals) -> tuple[float, str, Path]:
+    """Start serve, connect a screen's event stream, send ``sig``: how long the process
+    took to end, what it printed, and its data folder."""
+    data, port = tmp_path / "data", free_port()
+    proc = start(data, port)
+    screen = socket.create_connection(("127.0.0.1", port), timeout=5)
+    try:
+        post(port, "/api/games", {"players": ["Aino", "Bertil"]})
+        post(port, "/api/roll", {"dice": [1, 1]})
+        screen.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+        got = b""
+        while b"event: state" not in got:     # the stream is open and has sent the state
+            chunk = screen.recv(65536)
+            assert chunk, "the event stream closed before its first state"
+            got += chunk
+        sent = time.monotonic()
+        proc.send_signal(sig)
+        try:
+            out, _ = proc.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+        return time.monotonic() - sent, out, data
+    finally:
+        screen.close()
+
+
+def test_ctrl_c_stops_at_once_while_a_scoreboard_is_open(tmp_path: Path) -> None:
+    # The TV's scoreboard keeps an event stream open all evening. The server used to wait
+    # 5 s for that stream's thread after Ctrl-C; the stream now ends when the server stops.
+    took, out, _ = _stop_with_a_screen_watching(tmp_path, signal.SIGINT)
+    assert "Traceback" not in out
+    assert "still running" not in out, out
+    assert took < 4.0, f"Ctrl-C took {took:.1f} s with a screen open"
+
+
+def test_a_service_stop_closes_the_database_cleanly(tmp_path: Path) -> None:
+    # systemd stops the service with SIGTERM: it is a stop like Ctrl-C (the database
+    # closed, its write-ahead log merged), not a kill that leaves the log beside it.
+    took, out, data = _stop_with_a_screen_watching(tmp_path, signal.SIGTERM)
+    assert "Traceback" not in out
+    assert not (data / "dicetray.sqlite3-wal").exists()
+    assert took < 4.0
+    proc = start(data, free_port())
+    try:
+        port = int(proc.args[proc.args.index("--port") + 1])  # type: ignore[index, union-attr]
+        assert [p["score"] for p in get(port, "/api/state")["game"]["players"]] == [2, 0]
+    finally:
+        proc.terminate()
+        proc.wait(10)
