@@ -79,6 +79,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     """The app around one table, with at most ``max_streams`` screens' event streams open
     (the server's threads less :data:`THREADS_FOR_TAPS`)."""
     streams = Streams(max_streams)
+    # One picture made at a time: each is a copy of a whole camera frame (3.7 MB at
+    # 1280×960) while it is drawn on and encoded. Twenty made at once held twenty, and
+    # the allocator kept the 180 MB they took; pictures are asked for a tap at a time.
+    drawing = threading.Lock()
     app = Flask(__name__)
     app.config["JSON_SORT_KEYS"] = False
     # Every request the pages send is a small JSON object; a body far bigger is no tap,
@@ -203,11 +207,12 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def frame() -> Response:
         # What the camera sees, to aim it, check the light, and read pixel positions off
         # for a calibration (the tray's corners are in this picture's pixels).
-        image = table.snapshot()
-        if image is None:
-            abort(404, description="no camera picture yet" if table.camera is not None
-                  else "there is no camera: throws are entered by hand")
-        return _jpeg(image)
+        with drawing:
+            image = table.snapshot()
+            if image is None:
+                abort(404, description="no camera picture yet" if table.camera is not None
+                      else "there is no camera: throws are entered by hand")
+            return _jpeg(image)
 
     @app.get("/api/readings/<int:reading_id>/picture.jpg")
     def reading_picture(reading_id: int) -> Response:
@@ -215,19 +220,22 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         # lists them: which die a flag is about.
         # The page asks for it with the dice's state in the address, so a cached copy is
         # never one with old numbers.
-        return _jpeg(_found(lambda: table.reading_picture(reading_id)), max_age=300)
+        with drawing:
+            return _jpeg(_found(lambda: table.reading_picture(reading_id)), max_age=300)
 
     @app.get("/api/pictures/<int:index>.png")
     def taught_picture(index: int) -> Response:
         # A taught picture face, shown beside its value so a wrong one can be forgotten.
         # Never kept: picture N is another one once an earlier one is forgotten.
-        return _picture(_found(lambda: table.taught_picture(index)), ".png")
+        with drawing:
+            return _picture(_found(lambda: table.taught_picture(index)), ".png")
 
     @app.get("/api/known-dice/<int:index>.png")
     def known_die_picture(index: int) -> Response:
         # A remembered die, shown beside its value so one remembered wrongly can be
         # forgotten. Never kept: die N is another one once an earlier one is forgotten.
-        return _picture(_found(lambda: table.known_die_picture(index)), ".png")
+        with drawing:
+            return _picture(_found(lambda: table.known_die_picture(index)), ".png")
 
     @app.get("/api/events")
     def events() -> Response:

@@ -205,6 +205,46 @@ def test_a_scored_throw_is_shown_as_the_camera_saw_it(api: Any, calibrator: Cali
     assert picture.status_code == 200 and picture.mimetype == "image/jpeg"
 
 
+def test_screens_asking_for_a_throws_picture_at_once_are_answered_one_after_another(
+        api: Any, calibrator: Calibrator, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each picture is a copy of a whole camera frame, drawn on and encoded: twenty made
+    at once held twenty frames, and the allocator kept the 180 MB they took (a soak test
+    of the appliance). Made one at a time, every screen still gets its picture."""
+    import threading
+
+    rid = _scored_unchecked(api, calibrator)["reading"]["id"]
+    making, most = [0], [0]
+    guard = threading.Lock()
+    drawn = api.table.reading_picture
+
+    def slowly_drawn(reading_id: Any) -> Any:
+        with guard:
+            making[0] += 1
+            most[0] = max(most[0], making[0])
+        try:
+            time.sleep(0.02)
+            return drawn(reading_id)
+        finally:
+            with guard:
+                making[0] -= 1
+
+    monkeypatch.setattr(api.table, "reading_picture", slowly_drawn)
+    answers: list[int] = []
+
+    def screen(k: int) -> None:
+        got = api.client.application.test_client().get(
+            f"/api/readings/{rid}/picture.jpg?screen={k}")
+        answers.append(got.status_code)
+
+    screens = [threading.Thread(target=screen, args=(k,)) for k in range(8)]
+    for s in screens:
+        s.start()
+    for s in screens:
+        s.join(10)
+    assert answers == [200] * 8
+    assert most[0] == 1
+
+
 def test_a_scored_throw_corrected_is_remembered_as_corrected(
         api: Any, calibrator: Calibrator) -> None:
     state = _scored_unchecked(api, calibrator)
