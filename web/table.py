@@ -134,6 +134,12 @@ class TableError(ValueError):
         self.status = status
 
 
+def _check_dice_shape(dice: Any) -> None:
+    """A throw's dice must come as a JSON list; the values are for the rules to judge."""
+    if not isinstance(dice, list):
+        raise TableError(f"'dice' must be a list of die values 1..6, not {dice!r}", 400)
+
+
 def die_json(die: Any) -> dict[str, Any]:
     """A die of a reading in ``dicetray read --json`` shape (objects or plain dicts)."""
     if isinstance(die, Mapping):
@@ -767,6 +773,7 @@ class Table:
         with self._lock:
             game = self._need_game()
             _check_shown(game, shown)
+            _check_dice_shape(dice)
             if player is None:
                 player = game.state()["next"].get("player")
                 if player is None:
@@ -816,6 +823,12 @@ class Table:
 
     def correct_action(self, index: Any, dice: Any) -> None:
         """Correct the dice of an earlier roll by its log index."""
+        # A request of the wrong shape is the request's fault (400); which actions can be
+        # corrected, and to what, is the rules' to say (409).
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TableError("'action' must be the log index of a throw (a whole number), "
+                             f"not {index!r}", 400)
+        _check_dice_shape(dice)
         with self._lock:
             self._need_game()
             assert self.game_id is not None

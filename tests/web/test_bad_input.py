@@ -84,6 +84,32 @@ def test_bad_input_is_4xx_with_a_message_and_changes_nothing(
     assert api.state() == before
 
 
+# A request of the wrong shape is the request's fault: 400, not the 409 of a conflict
+# with the game (a throw that is not expected, a correction the rules refuse).
+WRONG_SHAPE = [
+    ("correct", {"action": "x", "dice": [1, 1]}, "'action' must be the log index"),
+    ("correct", {"action": True, "dice": [1, 1]}, "'action' must be the log index"),
+    ("correct", {"action": 0, "dice": "11"}, "'dice' must be a list"),
+    ("roll", {"dice": "66"}, "'dice' must be a list"),
+    ("roll", {"dice": {"a": 1}}, "'dice' must be a list"),
+]
+
+
+@pytest.mark.parametrize("route,body,words", WRONG_SHAPE)
+def test_a_request_of_the_wrong_shape_is_400(
+        game_with_reading: Any, route: str, body: Any, words: str) -> None:
+    api = game_with_reading
+    before = api.state()
+    out = api.post(route, body, status=400)
+    assert words in out["error"], out["error"]
+    assert api.state() == before
+
+
+def test_a_correction_the_rules_refuse_is_409(game_with_reading: Any) -> None:
+    out = game_with_reading.post("correct", {"action": 5, "dice": [1, 1]}, status=409)
+    assert "no action 5" in out["error"]
+
+
 def test_a_roll_when_none_is_expected(api: Any) -> None:
     out = api.post("roll", {"dice": [1, 1]}, status=409)
     assert "no game in progress" in out["error"]
