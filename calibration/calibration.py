@@ -16,6 +16,7 @@ import dataclasses
 import functools
 import json
 import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -418,6 +419,15 @@ def _die_size(raw: Any, image_size: Any) -> float:
     return size
 
 
+def _whole_number(text: str) -> int:
+    """An integer of the file, or a ValueError that says what a person would fix (Python's
+    own message for one of over 4300 digits advises a call to ``sys``)."""
+    digits = len(text.lstrip("-"))
+    if digits > sys.get_int_max_str_digits():
+        raise ValueError(f"a number of {digits} digits")
+    return int(text)
+
+
 def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     """Read a calibration file; a missing or corrupt file raises :class:`CalibrationError`.
 
@@ -432,8 +442,8 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     except UnicodeDecodeError:
         raise CalibrationError(f"{p}: calibration file is not UTF-8 text") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = json.loads(text, parse_int=_whole_number)
+    except ValueError as exc:
         raise CalibrationError(f"{p}: calibration file is not valid JSON ({exc})") from None
     except RecursionError:
         raise CalibrationError(f"{p}: calibration file is not valid JSON (nested too deeply)") from None

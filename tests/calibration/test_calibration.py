@@ -141,6 +141,10 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "die_size_px": 700, "image_size": [640, 480]}',
          "die_size_px 700 is larger than the camera's frame (640 px)"),
         ('{"version": 1, "tray": %s}' % ("[" * 100_000 + "]" * 100_000), "nested too deeply"),
+        # Python refuses to read an integer of over 4300 digits with a plain ValueError,
+        # which once escaped without the file's name.
+        ('{"version": 1, "die_size_px": 1%s}' % ("0" * 5000), "not valid JSON (a number of "
+         "5001 digits)"),
     ],
 )
 def test_corrupt_file_is_refused_naming_file_and_fault(tmp_path: Path, text: str, fault: str) -> None:
