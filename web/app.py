@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterator
 
 import cv2
@@ -79,10 +80,15 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     """The app around one table, with at most ``max_streams`` screens' event streams open
     (the server's threads less :data:`THREADS_FOR_TAPS`)."""
     streams = Streams(max_streams)
-    # One picture made at a time: each is a copy of a whole camera frame (3.7 MB at
-    # 1280×960) while it is drawn on and encoded. Twenty made at once held twenty, and
-    # the allocator kept the 180 MB they took; pictures are asked for a tap at a time.
-    drawing = threading.Lock()
+    # Pictures are made one at a time, by one thread of their own. Each is a copy of a
+    # whole camera frame (3.7 MB at 1280×960) while it is drawn on and encoded, and
+    # OpenCV 5's putText keeps a copy of its built-in font (about 6 MB) for the life of
+    # every thread that ever drew text: drawn by whichever of the server's 24 threads
+    # took the request, reading pictures held 180 MB more after a few hundred of them.
+    painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicetray-pictures")
+
+    def drawn(make: Callable[[], Response]) -> Response:
+        return painter.submit(make).result()
     app = Flask(__name__)
     app.config["JSON_SORT_KEYS"] = False
     # Every request the pages send is a small JSON object; a body far bigger is no tap,
@@ -207,12 +213,14 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def frame() -> Response:
         # What the camera sees, to aim it, check the light, and read pixel positions off
         # for a calibration (the tray's corners are in this picture's pixels).
-        with drawing:
+        def make() -> Response:
             image = table.snapshot()
             if image is None:
                 abort(404, description="no camera picture yet" if table.camera is not None
                       else "there is no camera: throws are entered by hand")
             return _jpeg(image)
+
+        return drawn(make)
 
     @app.get("/api/readings/<int:reading_id>/picture.jpg")
     def reading_picture(reading_id: int) -> Response:
@@ -220,22 +228,20 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         # lists them: which die a flag is about.
         # The page asks for it with the dice's state in the address, so a cached copy is
         # never one with old numbers.
-        with drawing:
-            return _jpeg(_found(lambda: table.reading_picture(reading_id)), max_age=300)
+        return drawn(lambda: _jpeg(_found(lambda: table.reading_picture(reading_id)),
+                                   max_age=300))
 
     @app.get("/api/pictures/<int:index>.png")
     def taught_picture(index: int) -> Response:
         # A taught picture face, shown beside its value so a wrong one can be forgotten.
         # Never kept: picture N is another one once an earlier one is forgotten.
-        with drawing:
-            return _picture(_found(lambda: table.taught_picture(index)), ".png")
+        return drawn(lambda: _picture(_found(lambda: table.taught_picture(index)), ".png"))
 
     @app.get("/api/known-dice/<int:index>.png")
     def known_die_picture(index: int) -> Response:
         # A remembered die, shown beside its value so one remembered wrongly can be
         # forgotten. Never kept: die N is another one once an earlier one is forgotten.
-        with drawing:
-            return _picture(_found(lambda: table.known_die_picture(index)), ".png")
+        return drawn(lambda: _picture(_found(lambda: table.known_die_picture(index)), ".png"))
 
     @app.get("/api/events")
     def events() -> Response:
