@@ -387,8 +387,20 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
 
     @post("/api/action", any_fields=True)
     def action(data: dict[str, Any]) -> None:
-        # Any action of the game file format (a family's own: set_aside, bank, ...).
-        table.act(data)
+        # Any action of the game file format (a family's own: set_aside, bank, ...). The
+        # body is the action itself, so the number of actions the tapping screen showed
+        # (two tablets tapping the same trick's winner must not score two tricks) comes
+        # in the address: /api/action?actions=N.
+        table.act(data, shown_in_address())
+
+    def shown_in_address() -> int | None:
+        text = request.args.get("actions")
+        if text is None:
+            return None
+        if not text.isdecimal() or len(text) > 18:
+            raise BadRequest(f"actions={text!r} in the address: the number of the game's "
+                             "actions the screen showed, a whole number")
+        return int(text)
 
     @app.get("/api/settings")
     def settings() -> Response:

@@ -756,11 +756,13 @@ class Table:
             # the history's line is put right by the next action or at the next start.
             log.warning("the result of game %s was not recorded: %s", game_id, exc)
 
-    def act(self, action: dict[str, Any]) -> None:
-        """Apply any action of the game file format (the engine checks it)."""
+    def act(self, action: dict[str, Any], shown: Any = None) -> None:
+        """Apply any action of the game file format (the engine checks it); ``shown`` as
+        for :meth:`hand_roll`."""
         if not isinstance(action, dict):
             raise TableError("an action is a JSON object", 400)
         with self._lock:
+            _check_shown(self._need_game(), shown)
             action = dict(action)
             if action.get("type") == "join" and isinstance(action.get("player"), str):
                 # A name typed now, checked as the join form's is.

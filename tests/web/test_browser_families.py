@@ -456,3 +456,21 @@ def test_card_chicago_for_more_players_than_it_is_made_for_says_so_on_the_contro
     warning = server.table.state()["game"]["warning"]
     s.control.wait_for_selector("#other .note")
     assert s.control.inner_text("#other .note") == warning
+
+
+def test_a_tap_says_how_many_actions_its_screen_showed(screens: Any) -> None:
+    """The table refuses a tap made on a screen that missed a change (two tablets tapping
+    one trick's winner once counted two tricks): the page sends what it showed."""
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil", "Cecilia"])
+    example = json.loads((Path(__file__).resolve().parents[2] / "docs" / "card_chicago.json")
+                         .read_text())
+    for action in example["actions"][:11]:
+        server.table.act(action)
+    s = open_screens()
+    s.control.wait_for_selector("#other [data-trick='Cecilia']")
+    with s.control.expect_request("**/api/action*") as posted:
+        s.control.click("#other [data-trick='Cecilia']")
+    assert posted.value.url.endswith("/api/action?actions=11")
+    s.control.wait_for_selector("#other :text('Trick 2 of 5')")
+    assert len(server.table.state()["game"]["deal"]["tricks"]) == 1

@@ -205,3 +205,34 @@ def test_a_bad_action_body_is_a_4xx_for_every_family(api: Any) -> None:
         for body in ({"type": "nonsense", "player": "Aino"}, {"player": "Aino"}, {"type": "roll"}):
             out = api.post("action", body, status=None)
             assert 400 <= out["_status"] < 500 and out["error"], (family, body, out)
+
+
+# -- two screens, one tap -----------------------------------------------------------------
+
+CARD_CHICAGO_TO_TRICKS = example("card_chicago")["actions"][:11]
+
+
+def test_a_tap_from_a_screen_that_missed_a_change_is_refused(api: Any) -> None:
+    """Two tablets tapping who took the same trick once counted two tricks: the second
+    tap, made on a screen showing the game before the first, now changes nothing."""
+    start(api, "card_chicago")
+    for action in CARD_CHICAGO_TO_TRICKS:
+        act(api, action)
+    shown = api.state()["game"]["actions"]
+    trick = {"type": "trick", "winner": "Cecilia"}
+    api.post(f"action?actions={shown}", trick)
+    before = api.state()
+    out = api.post(f"action?actions={shown}", trick, status=409)
+    assert "the game changed meanwhile" in out["error"]
+    assert f"({shown + 1} actions now, {shown} on this screen)" in out["error"]
+    assert api.state() == before
+    assert len(before["game"]["deal"]["tricks"]) == 1
+
+
+@pytest.mark.parametrize("count", ["x", "-1", "1.0", "9" * 40])
+def test_an_action_count_that_is_no_count_is_a_400(api: Any, count: str) -> None:
+    start(api, "card_chicago")
+    before = api.state()
+    out = api.post(f"action?actions={count}", CARD_CHICAGO_TO_TRICKS[0], status=400)
+    assert f"actions={count!r} in the address" in out["error"]
+    assert api.state() == before

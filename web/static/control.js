@@ -449,9 +449,15 @@ function renderOther(s) {
   renderGeneric(s);
 }
 
+/** Where a game action is posted, with the number of actions this page shows: the table
+ * refuses it if the game changed meanwhile (two tablets tapping one trick's winner). */
+function actionPath() {
+  return state && state.game ? `action?actions=${state.game.actions}` : "action";
+}
+
 /** What a family form may do: post an action, show an error, have dice thrown. */
 const formUI = {
-  act: (action) => post("action", action, $("othererror")),
+  act: (action) => post(actionPath(), action, $("othererror")),
   error: (message) => showError($("othererror"), message),
   throwDice: () => {
     if (state && state.camera.can_roll) return post("roll-for-me", {}, $("othererror"));
@@ -484,7 +490,7 @@ function renderGeneric(s) {
       if (text) {
         try { fields = JSON.parse(text); } catch (err) { showError($("othererror"), "details: not valid JSON"); return; }
       }
-      post("action", Object.assign({ type: t }, player ? { player } : {}, fields), $("othererror"));
+      post(actionPath(), Object.assign({ type: t }, player ? { player } : {}, fields), $("othererror"));
       $("otherfields").value = "";
     });
   });
