@@ -1429,7 +1429,7 @@ class Table:
                     self.hand_roll(truth)
                 return
             busy = self._rolled_at is not None
-            if nxt.get("player") and not busy and now - self._last_scored > self.demo_interval:
+            if _only_a_throw_due(nxt) and not busy and now - self._last_scored > self.demo_interval:
                 self.roll_for_me()
 
     def _demo_fix(self, reading: dict[str, Any]) -> None:
@@ -1455,6 +1455,19 @@ class Table:
             fixed.append(_set_die(d, int(near.value), "fixed by the demo family")
                          if d.get("flagged") or d.get("value") != near.value else d)
         self._score_waiting(reading["id"], fixed)
+
+
+# What a game may offer besides a throw that asks no decision of anyone at the table.
+NO_DECISION = frozenset({"roll", "undo", "correct", "join", "leave"})
+
+
+def _only_a_throw_due(nxt: dict[str, Any]) -> bool:
+    """The game waits for a throw and for nothing a person decides (10000's keep or bank,
+    Pub Chicago's leader or announcement): only then does the demo family throw, so a
+    game played on the control page during the demo is never thrown on past a choice."""
+    actions = set(nxt.get("actions") or ())
+    return bool(nxt.get("player")) and bool(nxt.get("dice")) and "roll" in actions \
+        and actions <= NO_DECISION
 
 
 def _throw(reading: Any) -> str:

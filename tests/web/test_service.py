@@ -68,6 +68,37 @@ def test_the_demo_family_waits_while_a_person_takes_the_dice_out(data_dir: Path)
         table.store.close()
 
 
+def test_the_demo_family_throws_only_when_no_choice_is_waiting(data_dir: Path) -> None:
+    """A game of 10000 started on the control page during the demo: the family throws a
+    turn's first throw, but never past a keep or a bank that is the player's to choose
+    (it once threw the five dice left while the player was deciding whether to bank)."""
+    from web.fakes import reading
+
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=0.0)
+    try:
+        table.new_game("ten_thousand", ["Aino", "Bertil"], {"opening": 0})
+        table._demo_step()
+        assert camera.throws.get_nowait() == (4, 4, 4, 4, 4, 4)   # the turn's first throw
+        table.handle_reading(reading(1, 2, 3, 3, 4, 6))
+        for _ in range(3):
+            table._demo_step()
+        assert camera.throws.empty()            # keep the one? the player's choice
+        table.act({"type": "set_aside", "player": "Aino", "dice": [1]})
+        for _ in range(3):
+            table._demo_step()
+        assert camera.throws.empty()            # throw on or bank? the player's choice
+        table.act({"type": "bank", "player": "Aino"})
+        table._demo_step()
+        assert len(camera.throws.get_nowait()) == 6                # Bertil's first throw
+
+        table.new_game("pub_chicago", ["Aino", "Bertil"])
+        table._demo_step()
+        assert camera.throws.empty()            # who leads is drawn on the tablet first
+    finally:
+        table.store.close()
+
+
 def test_only_the_simulated_tray_has_its_dice_taken_out_from_the_page(api: Any) -> None:
     s = api.post("take-dice-out", status=409)
     assert "lift the dice out of the tray" in s["error"]
