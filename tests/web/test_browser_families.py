@@ -120,6 +120,10 @@ def test_pub_chicago_lot_sixes_and_announcement_on_the_panel(screens: Any) -> No
     assert s.control.locator("#other [data-draw]").count() == 0
 
     server.table.handle_reading(reading(6, 6, 3))
+    # The dice shown are the throw made; the throw named is the one to come (a TV once
+    # showed a first throw's dice under "Ben throw 2 of 3").
+    s.board_shows(f"{leader} after throw 1")
+    s.board_shows(f"{leader} next: throw 2 of 3")
     s.control.click("#other [data-type='turn_sixes']")
     s.board.wait_for_selector("#board .roll svg.die.aside[data-value='1']", timeout=WAIT_MS)
     server.table.handle_reading(reading(5, 4))
@@ -474,3 +478,18 @@ def test_a_tap_says_how_many_actions_its_screen_showed(screens: Any) -> None:
     assert posted.value.url.endswith("/api/action?actions=11")
     s.control.wait_for_selector("#other :text('Trick 2 of 5')")
     assert len(server.table.state()["game"]["deal"]["tricks"]) == 1
+
+
+def test_a_pub_chicago_round_over_is_named_under_its_last_dice(screens: Any) -> None:
+    """Until the next round's first result the round before stays on the TV; its last
+    dice are named as that round's, not taken for the next thrower's."""
+    server, open_screens = screens
+    example = json.loads((Path(__file__).resolve().parents[2] / "docs" / "pub_chicago.json")
+                         .read_text())
+    server.table.new_game("pub_chicago", example["players"], example["options"])
+    for action in example["actions"][:13]:               # round 1 over, Cecilia's turn
+        server.table.act(action)
+    s = open_screens()
+    s.board_shows("Cecilia next: throw 1 of 3")
+    note = s.board.inner_text("#board .rollnote")
+    assert note.startswith("round 1 · Aino: "), note

@@ -151,7 +151,8 @@ function pubChicagoPanel(game, state) {
   if (!game.finished && next.player) {
     let doing = "to play";
     if (turn && turn.must_throw) doing = "throws again (two sixes made a one)";
-    else if (next.throw) doing = `throw ${next.throw} of ${turn ? turn.throws + next.throws_left : "?"}`;
+    // The throw due next, said as to come: the dice below are the throws already made.
+    else if (next.throw) doing = `next: throw ${next.throw} of ${turn ? turn.throws + next.throws_left : "?"}`;
     else if (next.actions.includes("announce")) doing = "announces";
     left += `<div class="turn"><b>${esc(next.player)}</b> ${doing}</div>`;
   }
@@ -167,10 +168,14 @@ function pubChicagoPanel(game, state) {
   if (turn && (turn.kept.length || turn.loose.length)) {
     left += `<div class="roll three">` + turn.kept.map((v) => dieSVG(v, { cls: "aside" })).join("") +
       turn.loose.map((v) => dieSVG(v)).join("") + `</div>` +
-      (turn.kept.length ? `<div class="rollnote muted">outlined: set aside</div>` : "");
+      `<div class="rollnote muted">${esc(turn.player)} after throw ${turn.throws}` +
+      (turn.kept.length ? " · outlined: set aside" : "") + `</div>`;
   } else if (latest) {
     left += diceRow(latest.dice, "three");
-    left += `<div class="rollnote">${esc(latest.player)}: ${latest.dice.join(" · ")}` +
+    // A round over stays on the table until the next one's first result: say so, so
+    // its last dice are not taken for the thrower's now.
+    const over = shown !== rnd ? `round ${shown.number} · ` : "";
+    left += `<div class="rollnote">${over}${esc(latest.player)}: ${latest.dice.join(" · ")}` +
       (shown.announcement && shown.announcement.sand ? (latest.sand ? " · <b>Sand</b>" : " · no Sand")
         : latest.value != null ? ` = <b>${latest.value}</b>` : "") + `</div>`;
     if (latest.chicago) left += `<div class="moment hot">Chicago! ${esc(latest.player)}</div>`;
