@@ -234,6 +234,24 @@ def test_a_royal_flush_that_wins_at_once_is_not_shown_as_scoring_nothing(screens
     assert "scores 0" not in s.board.inner_text("#board")
 
 
+def test_ten_thousand_says_before_the_tap_that_a_bank_below_the_opening_counts_nothing(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"], {"opening": 500})
+        server.table.hand_roll([1, 5, 2, 3, 4, 6])
+        server.table.act({"type": "set_aside", "player": "Aino", "dice": [1, 5]})
+        page = browser.new_page(viewport={"width": 820, "height": 1180})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#other [data-type='bank']")
+        assert page.inner_text("#other [data-type='bank']") == \
+            "Bank 150: below the opening 500, so nothing"
+        server.table.hand_roll([1, 1, 1, 2])
+        server.table.act({"type": "set_aside", "player": "Aino", "dice": [1, 1, 1]})
+        page.wait_for_function("document.querySelector(\"#other [data-type='bank']\")"
+                               ".innerText === 'Bank 1150'")
+        page.close()
+
+
 def test_ten_thousand_says_before_the_tap_that_a_bank_over_an_exact_target_is_lost(
         browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:

@@ -39,9 +39,12 @@ function tenThousandForm(box, game, s, ui) {
   }
   const row = [];
   if (can(game, "bank")) {
-    // Exact target: a bank that passes the target is lost (RULES.md §3); say so before the tap.
-    row.push(turn.bank === "over the target"
-      ? `<button class="danger" data-type="bank">Bank ${turn.points}: over ${game.target}, so lost</button>`
+    // A bank that counts nothing is allowed: below the opening it records nothing, and
+    // with the exact target one past it is lost (RULES.md §3). Say so before the tap.
+    const lost = turn.bank === "over the target" ? `over ${game.target}, so lost`
+      : turn.bank === "below the opening" ? `below the opening ${game.options.opening}, so nothing` : "";
+    row.push(lost
+      ? `<button class="danger" data-type="bank">Bank ${turn.points}: ${lost}</button>`
       : `<button data-type="bank">Bank ${turn.points}</button>`);
   }
   if (can(game, "roll")) {
