@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
+# make demo PORT=8001 HOST=0.0.0.0: another port, or open to the TV and tablet.
+PORT   ?= 8000
+HOST   ?= 127.0.0.1
 
 .PHONY: demo test bench clean
 
@@ -23,7 +26,7 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	@touch $@
 
 demo: $(VENV)/.installed
-	$(VENV)/bin/dicetray serve --camera sim --demo --data ./data
+	$(VENV)/bin/dicetray serve --camera sim --demo --data ./data --port $(PORT) --host $(HOST)
 
 test: $(VENV)/.installed-test
 	$(PY) -m pytest

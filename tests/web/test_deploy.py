@@ -59,3 +59,20 @@ def test_a_folder_systemd_cannot_take_is_refused_by_name_before_anything_is_writ
     install = (DEPLOY / "install.sh").read_text()
     # install.sh asks unit.sh before it makes the venv or runs pip.
     assert install.index("unit.sh") < install.index("python3 -m venv")
+
+
+def test_make_demo_serves_on_the_port_and_address_asked_for() -> None:
+    """`make demo PORT=8001 HOST=0.0.0.0` (README): the command make would run, parsed as
+    dicetray parses it."""
+    root = DEPLOY.parent
+
+    def demo_command(*overrides: str) -> list[str]:
+        done = subprocess.run(["make", "-n", "-s", "-C", str(root), "demo", *overrides],
+                              capture_output=True, text=True, check=True)
+        line = [ln for ln in done.stdout.splitlines() if "dicetray serve" in ln][-1]
+        return shlex.split(line)
+
+    asked = _parser().parse_args(demo_command("PORT=8001", "HOST=0.0.0.0")[1:])
+    assert (asked.port, asked.host, asked.camera, asked.demo) == (8001, "0.0.0.0", "sim", True)
+    plain = _parser().parse_args(demo_command()[1:])
+    assert (plain.port, plain.host) == (8000, "127.0.0.1")
