@@ -293,21 +293,21 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         table.new_game(family, players, data.get("options"), data.get("after", ...))
         remember_start(family, players, "listed")
 
-    @post("/api/draw", "family", "players", "options")
+    @post("/api/draw", "family", "players", "options", "after")
     def start_draw(data: dict[str, Any]) -> None:
         # Sum Chicago's starter found by each throwing one die (RULES.md §1): a draw, not
         # yet a game; the game starts from /api/draw/start-game once the starter is found.
         family, players = data.get("family", "sum_chicago"), typed_players(data)
-        table.start_draw(family, players, data.get("options"))
+        table.start_draw(family, players, data.get("options"), data.get("after", ...))
         remember_start(family, players, "draw")
 
     @post("/api/draw/throw", "value", "player")
     def draw_throw(data: dict[str, Any]) -> None:
         table.draw_throw(need(data, "value"), data.get("player"))
 
-    @post("/api/draw/take-back")
+    @post("/api/draw/take-back", "throws")
     def draw_take_back(data: dict[str, Any]) -> None:
-        table.take_back_draw_throw()
+        table.take_back_draw_throw(data.get("throws"))
 
     @post("/api/draw/cancel")
     def cancel_draw(data: dict[str, Any]) -> None:
@@ -317,16 +317,16 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def start_drawn_game(data: dict[str, Any]) -> None:
         table.start_drawn_game()
 
-    @post("/api/continue", "game")
+    @post("/api/continue", "game", "after")
     def continue_game(data: dict[str, Any]) -> None:
-        table.continue_game(need(data, "game"))
+        table.continue_game(need(data, "game"), data.get("after", ...))
 
     @post("/api/roll", "dice", "player", "actions")
     def roll(data: dict[str, Any]) -> None:
         table.hand_roll(need(data, "dice"), data.get("player"), data.get("actions"))
 
     @post("/api/correct", "reading", "die", "value", "teach", "seen", "remove", "add",
-          "action", "dice")
+          "action", "dice", "actions")
     def correct(data: dict[str, Any]) -> None:
         if "reading" in data and "remove" in data:
             table.remove_die(data["reading"], data["remove"], data.get("seen"))
@@ -336,7 +336,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
             table.correct_die(data["reading"], need(data, "die"), need(data, "value"),
                               data.get("teach", False), data.get("seen"))
         elif "action" in data:
-            table.correct_action(data["action"], need(data, "dice"))
+            table.correct_action(data["action"], need(data, "dice"), data.get("actions"))
         else:
             raise BadRequest("a correction needs 'reading', 'die' and 'value' (or 'reading' "
                              "and 'remove' or 'add'), or 'action' and 'dice'")
@@ -353,17 +353,17 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def measure_die_size(data: dict[str, Any]) -> None:
         table.measure_die_size(need(data, "measure"))
 
-    @post("/api/forget-pictures", "picture", "all")
+    @post("/api/forget-pictures", "picture", "all", "seen")
     def forget_pictures(data: dict[str, Any]) -> None:
-        table.forget_pictures(one_or_all(data, "picture"))
+        table.forget_pictures(one_or_all(data, "picture"), data.get("seen"))
 
-    @post("/api/forget-known-dice", "die", "all")
+    @post("/api/forget-known-dice", "die", "all", "seen")
     def forget_known_dice(data: dict[str, Any]) -> None:
-        table.forget_known_dice(one_or_all(data, "die"))
+        table.forget_known_dice(one_or_all(data, "die"), data.get("seen"))
 
-    @post("/api/confirm", "reading")
+    @post("/api/confirm", "reading", "seen")
     def confirm(data: dict[str, Any]) -> None:
-        table.confirm(need(data, "reading"))
+        table.confirm(need(data, "reading"), data.get("seen"))
 
     @post("/api/undo", "actions")
     def undo(data: dict[str, Any]) -> None:

@@ -165,7 +165,8 @@ class DrawAtTable:
     def to_json(self) -> dict[str, Any]:
         """The draw as the screens draw it (``StarterDraw.to_json``), with the family and
         the note."""
-        return {"family": self.family, **self.draw.to_json(), "note": self.note}
+        return {"family": self.family, **self.draw.to_json(), "note": self.note,
+                "throws": len(self.draw.throws)}
 
 
 _Drawn = TypeVar("_Drawn")
@@ -381,17 +382,23 @@ class Table:
         calibrator = self._calibrator
         self._calibrate(calibrator.forget_die_size)
 
-    def forget_pictures(self, picture: Any = None) -> None:
+    def forget_pictures(self, picture: Any = None, seen: Any = None) -> None:
         """Forget the picture taught on the control page at index ``picture``, or all of
         them with ``None``: such dice are flagged again until named anew (a picture taught
-        as the wrong value is read wrong, surely, until then)."""
+        as the wrong value is read wrong, surely, until then). ``seen``, the pictures'
+        values as the tapping screen listed them: picture N is another one once another
+        screen has forgotten an earlier one."""
         if picture is not None and (not isinstance(picture, int) or isinstance(picture, bool)):
             raise TableError(f"'picture' is the number of a taught picture (from 0), "
                              f"not {picture!r}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to forget pictures from", 409)
         calibrator = self._calibrator
-        self._calibrate(lambda: calibrator.forget_pictures(picture))
+
+        def forget() -> None:
+            _check_list_seen("taught pictures", self._picture_values(), seen)
+            calibrator.forget_pictures(picture)
+        self._calibrate(forget)
 
     def _calibrate(self, change: Callable[[], None]) -> None:
         """Make a change to the reader's calibration (which saves it) and tell the screens;
@@ -404,6 +411,8 @@ class Table:
                 raise TableError(f"could not save the calibration: {exc}", 503) from None
             except TrayNotEmpty as exc:
                 raise TableError(str(exc), 409) from None
+            except TableError:
+                raise                               # the table's own refusal, as it says
             except ValueError as exc:
                 raise TableError(str(exc), 400) from None
             self._publish(self.store.bump())
@@ -578,14 +587,20 @@ class Table:
         refused, so one "Start" tapped on two tablets starts one game, not two."""
         with self._lock:
             self._refuse_during_draw()
-            if after is not ...:
-                if after is not None and (isinstance(after, bool) or not isinstance(after, int)):
-                    raise TableError(f"'after' is the id of the game shown, or null, "
-                                     f"not {after!r}", 400)
-                if after != self.game_id:
-                    raise TableError(f"game {self.game_id} was started on another screen just "
-                                     "now: look at it before starting another", 409)
+            self._check_after(after)
             self._start_game(family, players, options)
+
+    def _check_after(self, after: Any) -> None:
+        """Refuse a start (or a continue) tapped on a screen that showed game ``after``
+        (``None``: none; ``...``: not said) when another screen has changed the game being
+        played since: one "Start" tapped on two tablets starts one game, not two."""
+        if after is ...:
+            return
+        if after is not None and (isinstance(after, bool) or not isinstance(after, int)):
+            raise TableError(f"'after' is the id of the game shown, or null, not {after!r}", 400)
+        if after != self.game_id:
+            raise TableError(f"game {self.game_id} was started on another screen just "
+                             "now: look at it before starting another", 409)
 
     def _start_game(self, family: Any, players: Any, options: Any) -> None:
         game = scorer.new_game(family, seat_names(players), options)
@@ -603,12 +618,14 @@ class Table:
         self._last_scored = time.monotonic()
         self._publish(revision)
 
-    def continue_game(self, game_id: Any) -> None:
+    def continue_game(self, game_id: Any, after: Any = ...) -> None:
         """Go back to an earlier game that was left unfinished (another game was started
         meanwhile): it becomes the current game, replayed from its log, and the one
-        being played is left as it stands, to be continued the same way later."""
+        being played is left as it stands, to be continued the same way later. ``after``
+        as for :meth:`new_game`."""
         with self._lock:
             self._refuse_during_draw()
+            self._check_after(after)
             if not isinstance(game_id, int) or isinstance(game_id, bool):
                 raise TableError(f"game: a game's number (as /api/games lists them), "
                                  f"not {game_id!r}", 400)
@@ -638,13 +655,15 @@ class Table:
 
     # -- the draw for the starting player (RULES.md §1) ------------------------------------
 
-    def start_draw(self, family: Any, players: Any, options: Any = None) -> None:
+    def start_draw(self, family: Any, players: Any, options: Any = None,
+                   after: Any = ...) -> None:
         """Find the starting player of a game of ``family`` with ``players`` and
         ``options`` by each throwing one die; the game is started (:meth:`start_drawn_game`)
         with the list rotated to begin with the starter. A setup the game would refuse is
-        refused now, by the same GameFileError."""
+        refused now, by the same GameFileError. ``after`` as for :meth:`new_game`."""
         with self._lock:
             self._refuse_during_draw()
+            self._check_after(after)
             if family not in DRAW_FAMILIES:
                 raise TableError(f"only Sum Chicago finds its starter by each throwing one die "
                                  f"(RULES.md §1), not {family!r}", 400)
@@ -665,10 +684,20 @@ class Table:
                                  "look again and tap once more")
             self._set_draw(replace(current, draw=after, note=None))
 
-    def take_back_draw_throw(self) -> None:
-        """Take back the draw's latest throw (a misread or a mis-tap)."""
+    def take_back_draw_throw(self, throws: Any = None) -> None:
+        """Take back the draw's latest throw (a misread or a mis-tap). ``throws``, the
+        number of throws the tapping screen showed: two tablets tapping "Take back" for
+        one wrong throw take back one."""
         with self._lock:
             current = self._need_draw()
+            if throws is not None:
+                if isinstance(throws, bool) or not isinstance(throws, int):
+                    raise TableError(f"'throws' is the number of the draw's throws shown, "
+                                     f"not {throws!r}", 400)
+                now = len(current.draw.throws)
+                if throws != now:
+                    raise TableError(f"the draw changed on another screen ({now} throws now, "
+                                     f"{throws} on this screen): look again and tap once more")
             self._set_draw(replace(current, draw=_drawn(current.draw.take_back), note=None))
 
     def cancel_draw(self) -> None:
@@ -823,7 +852,7 @@ class Table:
         """A player stops; their score stays."""
         self._commit({"type": "leave", "player": player})
 
-    def correct_action(self, index: Any, dice: Any) -> None:
+    def correct_action(self, index: Any, dice: Any, shown: Any = None) -> None:
         """Correct the dice of an earlier roll by its log index."""
         # A request of the wrong shape is the request's fault (400); which actions can be
         # corrected, and to what, is the rules' to say (409).
@@ -832,7 +861,7 @@ class Table:
                              f"not {index!r}", 400)
         _check_dice_shape(dice)
         with self._lock:
-            self._need_game()
+            _check_shown(self._need_game(), shown)
             assert self.game_id is not None
             linked = None
             if isinstance(index, int) and not isinstance(index, bool):
@@ -943,12 +972,15 @@ class Table:
                              f"reading can {to}; correct a die's value instead")
         return reading
 
-    def confirm(self, reading_id: Any) -> None:
-        """Accept a waiting reading as read (its best guesses), scoring it."""
+    def confirm(self, reading_id: Any, seen: Any = None) -> None:
+        """Accept a waiting reading as read (its best guesses), scoring it. ``seen``, the
+        dice's values as the tapping screen showed them: dice changed on another screen
+        meanwhile are not confirmed unseen."""
         with self._lock:
             reading = self._reading(reading_id)
             if reading.status != "waiting":
                 raise TableError(f"reading {reading.id} is {reading.status}, not waiting")
+            _check_seen(reading, seen)
             dice = [(_set_die(d, d["value"], "confirmed") if d.get("value") is not None else d)
                     for d in reading.dice]
             missing = [str(i + 1) for i, d in enumerate(dice) if d.get("value") is None]
@@ -1033,16 +1065,22 @@ class Table:
             if changed:
                 self._publish(self.store.bump())
 
-    def forget_known_dice(self, die: Any = None) -> None:
+    def forget_known_dice(self, die: Any = None, seen: Any = None) -> None:
         """Forget the remembered die at index ``die`` (the control page shows the newest),
         or with ``None`` all the dice remembered from checked throws: after a change of dice
-        set (a slip when checking a throw is mended by correcting that throw instead)."""
+        set (a slip when checking a throw is mended by correcting that throw instead).
+        ``seen``, the newest remembered dice as the tapping screen listed them (the
+        state's ``newest_known_dice``): die N is another one once one before it is gone."""
         if die is not None and (not isinstance(die, int) or isinstance(die, bool)):
             raise TableError(f"'die' is the number of a remembered die (from 0), not {die!r}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to forget dice from", 409)
         calibrator = self._calibrator
-        self._calibrate(lambda: calibrator.forget_known_dice(die))
+
+        def forget() -> None:
+            _check_list_seen("remembered dice", self._newest_known(), seen)
+            calibrator.forget_known_dice(die)
+        self._calibrate(forget)
 
     def known_die_picture(self, index: int) -> Any:
         """The crop of the remembered die at ``index``, as the control page shows it beside
@@ -1516,6 +1554,18 @@ def _check_seen(reading: Any, seen: Any) -> None:
     if seen != now:
         raise TableError(f"the dice of reading {reading.id} changed on another screen "
                          f"(shown {seen}, now {now}): look again and tap once more")
+
+
+def _check_list_seen(what: str, now: list[Any], seen: Any) -> None:
+    """Refuse a tap on an item of a list the screen showed as ``seen`` (``None``: not
+    said) when the list is ``now`` another: another screen forgot or added one."""
+    if seen is None:
+        return
+    if not isinstance(seen, list):
+        raise TableError(f"'seen' is the list of {what} as shown, not {seen!r}", 400)
+    if seen != now:
+        raise TableError(f"the {what} changed on another screen (shown {seen}, now {now}): "
+                         "look again and tap once more")
 
 
 def _check_value(value: Any) -> None:

@@ -296,7 +296,7 @@ def test_a_remembered_die_is_shown_and_forgotten_alone(api: Any, calibrator: Cal
     ({"die": True}, 400, "'die' is the number of a remembered die"),
     # A request that names no die must not forget every one.
     ({}, 400, "say which one to forget"),
-    ({"dei": 1}, 400, "takes no field 'dei' (its fields: 'die', 'all')"),
+    ({"dei": 1}, 400, "takes no field 'dei' (its fields: 'die', 'all', 'seen')"),
     ({"all": "yes"}, 400, "say which one to forget"),
     ({"die": 0, "all": True}, 400, "say which one to forget"),
 ])
@@ -994,3 +994,38 @@ def test_a_calibration_file_edited_by_hand_while_running_is_not_written_over(
     path.unlink()                                   # moved away: what is set is kept again
     calibrator.set_tray(square, (640, 480))
     assert json.loads(path.read_text())["tray"] == square
+
+
+# -- two screens: "Forget" on item N after another screen forgot one before it ------------
+
+def test_forget_on_a_screen_that_missed_another_forget_forgets_nothing(
+        api: Any, calibrator: Calibrator) -> None:
+    """Both screens list the remembered dice; one forgets die 2, the other (not yet told)
+    taps "Forget" on what it shows as die 2. That index is another die now: refused."""
+    reading_id, logo = _throw_logo(api, calibrator)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 1})
+    shown = api.state()["camera"]["newest_known_dice"]           # [[2, v], [1, v], [0, v]]
+    api.post("forget-known-dice", {"die": 2, "seen": shown})
+    left = api.state()["camera"]["newest_known_dice"]
+    out = api.post("forget-known-dice", {"die": 1, "seen": shown}, status=409)
+    assert "the remembered dice changed on another screen" in out["error"]
+    assert api.state()["camera"]["newest_known_dice"] == left
+    assert len(load_calibration(calibrator.path).known_dice) == 2
+    api.post("forget-known-dice", {"all": True, "seen": shown}, status=409)
+    api.post("forget-known-dice", {"all": True, "seen": left})
+    assert api.state()["camera"]["newest_known_dice"] == []
+
+
+def test_forget_of_a_taught_picture_is_checked_against_the_list_shown(
+        api: Any, calibrator: Calibrator) -> None:
+    reading_id, logo = _throw_logo(api, calibrator)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 1, "teach": True})
+    shown = api.state()["camera"]["picture_values"]
+    assert shown == [1]
+    out = api.post("forget-pictures", {"picture": 0, "seen": [1, 5]}, status=409)
+    assert "the taught pictures changed on another screen (shown [1, 5], now [1])" in out["error"]
+    assert len(load_calibration(calibrator.path).picture_faces) == 1
+    out = api.post("forget-pictures", {"picture": 0, "seen": "1"}, status=400)
+    assert "'seen' is the list of taught pictures as shown" in out["error"]
+    api.post("forget-pictures", {"picture": 0, "seen": shown})
+    assert api.state()["camera"]["picture_values"] == []

@@ -594,38 +594,50 @@ async function setup() {
     const form = { family: $("family").value, players: $("newplayers").value, options };
     // The game this screen shows: a start from another screen meanwhile refuses this one.
     post(drawChosen() ? "draw" : "games",
-      drawChosen() ? form : Object.assign(form, { after: state ? state.table.game_id : null }),
-      $("starterror"));
+      Object.assign(form, { after: state ? state.table.game_id : null }), $("starterror"));
   });
   $("drawstart").addEventListener("click", () => post("draw/start-game", {}, $("drawerror")));
-  $("drawtakeback").addEventListener("click", () => post("draw/take-back", {}, $("drawerror")));
+  // Each "seen" below is what this screen showed: a tap made before another screen
+  // changed it is refused instead of doing something else (take back another throw,
+  // forget another picture, confirm dice never seen).
+  $("drawtakeback").addEventListener("click", () => post("draw/take-back",
+    state && state.draw ? { throws: state.draw.throws } : {}, $("drawerror")));
   $("drawcancel").addEventListener("click", () => post("draw/cancel", {}, $("drawerror")));
   $("drawroll").addEventListener("click", () => post("roll-for-me", {}, $("drawerror")));
   // As above: two people tapping Undo for one wrong throw take back one action.
   $("undo").addEventListener("click", () => post("undo", state && state.game ? { actions: state.game.actions } : {}));
   $("rollforme").addEventListener("click", () => post("roll-for-me", {}, $("trayerror")));
-  $("confirm").addEventListener("click", () => post("confirm", { reading: state.reading.id }, $("trayerror")));
+  $("confirm").addEventListener("click", () => post("confirm",
+    { reading: state.reading.id, seen: state.reading.dice.map((d) => d.value) }, $("trayerror")));
   $("join").addEventListener("click", async () => {
     if (await post("join", { player: $("joinname").value.trim() }, $("playererror"))) $("joinname").value = "";
   });
   $("marktray").addEventListener("click", openTray);
   $("forgetpictures").addEventListener("click", () => {
+    const seen = state.camera.picture_values;
     if (window.confirm("Forget the pictures taught for logo dice? They are flagged again until named.")) {
-      post("forget-pictures", { all: true }, $("error"));
+      post("forget-pictures", { all: true, seen }, $("error"));
     }
   });
   $("forgetknown").addEventListener("click", () => {
+    const seen = state.camera.newest_known_dice;
     if (window.confirm("Forget the dice remembered from checked throws? The reader is then unsure of them again until they are checked anew.")) {
-      post("forget-known-dice", { all: true }, $("error"));
+      post("forget-known-dice", { all: true, seen }, $("error"));
     }
   });
   $("knowndice").addEventListener("click", (ev) => {
     const button = ev.target.closest("[data-forgetknown]");
-    if (button) post("forget-known-dice", { die: Number(button.dataset.forgetknown) }, $("error"));
+    if (button) {
+      post("forget-known-dice", { die: Number(button.dataset.forgetknown),
+        seen: state.camera.newest_known_dice }, $("error"));
+    }
   });
   $("pictures").addEventListener("click", (ev) => {
     const button = ev.target.closest("[data-forget]");
-    if (button) post("forget-pictures", { picture: Number(button.dataset.forget) }, $("error"));
+    if (button) {
+      post("forget-pictures", { picture: Number(button.dataset.forget),
+        seen: state.camera.picture_values }, $("error"));
+    }
   });
   $("trayimg").addEventListener("click", tapTray);
   $("traysave").addEventListener("click", () => saveTray(trayCorners));

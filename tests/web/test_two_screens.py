@@ -1,0 +1,116 @@
+"""Two screens, one tap: a tap made on a screen that had not yet been told of another
+screen's change is refused (409, saying so) and changes nothing, where doing it would do
+something else than what the person saw (the same change twice, or another one)."""
+from __future__ import annotations
+
+from typing import Any
+
+from web.fakes import reading
+
+
+def refused(api: Any, route: str, body: dict[str, Any], says: str) -> None:
+    before = api.state()
+    out = api.post(route, body, status=409)
+    assert says in out["error"], out["error"]
+    after = api.state()
+    assert after == before
+
+
+def test_an_earlier_throw_corrected_twice_is_corrected_once(api: Any) -> None:
+    api.start(["Aino", "Bertil"])
+    api.table.handle_reading(reading(3, 4))
+    shown = api.state()["game"]["actions"]
+    api.post("correct", {"action": 0, "dice": [1, 1], "actions": shown})
+    assert api.state()["game"]["players"][0]["score"] == 2       # round 1: target 2
+    refused(api, "correct", {"action": 0, "dice": [1, 1], "actions": shown},
+            "the game changed meanwhile")
+    # So one Undo takes the correction back, as the person who tapped it expects.
+    api.post("undo", {"actions": shown + 1})
+    assert api.state()["game"]["players"][0]["score"] == 0
+
+
+def test_a_waiting_throw_changed_on_another_screen_is_not_confirmed_unseen(api: Any) -> None:
+    api.start(["Aino", "Bertil"])
+    api.table.handle_reading(reading(6, 4, flagged=[0, 1]))
+    waiting = api.state()["reading"]
+    assert waiting["status"] == "waiting"
+    seen = [d["value"] for d in waiting["dice"]]
+    api.post("correct", {"reading": waiting["id"], "die": 1, "value": 1, "seen": seen})
+    assert api.state()["reading"]["status"] == "waiting"        # die 0 is still unsure
+    refused(api, "confirm", {"reading": waiting["id"], "seen": seen},
+            f"the dice of reading {waiting['id']} changed on another screen")
+    now = [d["value"] for d in api.state()["reading"]["dice"]]
+    api.post("confirm", {"reading": waiting["id"], "seen": now})
+    assert api.state()["game"]["last_roll"]["dice"] == [6, 1]
+
+
+def test_a_draw_throw_taken_back_on_two_screens_is_taken_back_once(api: Any) -> None:
+    api.post("draw", {"family": "sum_chicago", "players": ["Ann", "Bob", "Cy"], "after": None})
+    api.post("draw/throw", {"value": 3})
+    api.post("draw/throw", {"value": 5})
+    shown = api.state()["draw"]["throws"]
+    assert shown == 2
+    api.post("draw/take-back", {"throws": shown})
+    refused(api, "draw/take-back", {"throws": shown}, "the draw changed on another screen")
+    assert api.state()["draw"]["last"] == {"player": "Ann", "value": 3}
+
+
+def test_a_draw_started_over_a_game_another_screen_just_started_is_refused(api: Any) -> None:
+    api.post("games", {"family": "sum_chicago", "players": ["Ann", "Bob"], "after": None})
+    refused(api, "draw", {"family": "sum_chicago", "players": ["Ann", "Bob"], "after": None},
+            "was started on another screen just now")
+
+
+def test_a_game_continued_from_a_stale_history_page_is_refused(api: Any) -> None:
+    api.start(["Aino", "Bertil"])
+    first = api.state()["table"]["game_id"]
+    api.post("games", {"family": "sum_chicago", "players": ["Ann", "Bob"], "after": first})
+    second = api.state()["table"]["game_id"]
+    api.post("games", {"family": "sum_chicago", "players": ["Cy", "Dee"], "after": second})
+    # A history page made while the second game was played continues the first.
+    refused(api, "continue", {"game": first, "after": second},
+            "was started on another screen just now")
+    api.post("continue", {"game": first, "after": api.state()["table"]["game_id"]})
+    assert api.state()["table"]["game_id"] == first
+
+
+# -- the pages send what they showed ------------------------------------------------------
+
+def _posted(page: Any, route: str, tap: Any) -> dict[str, Any]:
+    """The JSON body ``page`` posts to /api/``route`` when ``tap`` is done."""
+    import json
+
+    with page.expect_request(lambda r: r.method == "POST" and r.url.endswith("/api/" + route)) as req:
+        tap()
+    body: dict[str, Any] = json.loads(req.value.post_data or "{}")
+    return body
+
+
+def test_the_pages_send_what_they_showed_with_each_guarded_tap(browser: Any, tmp_path: Any) -> None:
+    from web.live import LiveServer
+
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        first = server.table.game_id
+        server.table.handle_reading(reading(6, 4, flagged=[0, 1]))
+        page = browser.new_page(viewport={"width": 800, "height": 1280})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#confirm", state="visible")
+        body = _posted(page, "confirm", lambda: page.click("#confirm"))
+        assert body["seen"] == [6, 4]
+
+        server.table.new_game("sum_chicago", ["Cy", "Dee"])
+        played = server.table.game_id
+        page.goto(server.url + "/history")
+        body = _posted(page, "continue", lambda: page.click(f"[data-continue='{first}']"))
+        assert body == {"game": first, "after": played}
+        page.wait_for_url("**/control")                 # continued: back to the control page
+
+        server.table.start_draw("sum_chicago", ["Ann", "Bob", "Cy"])
+        server.table.draw_throw(3)
+        server.table.draw_throw(5)
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#drawtakeback", state="visible")
+        body = _posted(page, "draw/take-back", lambda: page.click("#drawtakeback"))
+        assert body == {"throws": 2}
+        page.close()
