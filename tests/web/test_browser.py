@@ -49,6 +49,27 @@ def test_a_correction_on_the_control_page_reaches_the_scoreboard_live(
         context.close()
 
 
+def test_a_die_read_as_no_value_is_asked_for_and_not_offered_for_confirming(
+        browser: Any, tmp_path: Path) -> None:
+    """A logo face not taught yet has no value: "Confirm as read" would be refused, so it
+    is neither shown nor said; the die marked ? is what to tap."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        server.table.handle_reading(reading(1, None))
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#reading [data-die='1'] svg")
+        assert not page.is_visible("#confirm")
+        note = page.inner_text("#note")
+        assert "tap each die marked ? to give its value" in note and "confirm it" not in note
+        page.click("#reading [data-die='1'] svg")
+        page.click("#picker [data-value='1'] svg")
+        page.wait_for_function("() => document.querySelector('#note').innerText === ''",
+                               timeout=10_000)
+        assert server.table.state()["game"]["players"][0]["score"] == 2
+        page.close()
+
+
 def test_a_missed_die_and_a_pen_read_as_a_die_are_each_one_tap(
         browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data") as server:

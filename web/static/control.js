@@ -89,6 +89,12 @@ function countOff(s) {
   return Boolean(s.reading && s.reading.status === "waiting" && expected && s.reading.dice.length !== expected);
 }
 
+// A waiting throw with a die read as no value (a picture face not taught yet, a die seen
+// edge-on) cannot be confirmed as read: that die's value is wanted first.
+function valueMissing(s) {
+  return Boolean(s.reading && s.reading.status === "waiting" && s.reading.dice.some((d) => d.value == null));
+}
+
 function renderStatus(s) {
   const g = s.game;
   let html = "";
@@ -109,6 +115,7 @@ function renderStatus(s) {
   // A throw of the wrong number of dice cannot be confirmed as read: say what can be done.
   $("note").textContent = s.table.waiting ? s.table.message + (countOff(s)
     ? " — take away what is not a die, add a die the camera missed, enter the throw by hand, or throw again."
+    : valueMissing(s) ? " — tap each die marked ? to give its value, enter the throw by hand, or throw again."
     : " — confirm it, tap a die, enter the throw by hand, or throw again.") : "";
   // The source's own line says which camera this is and why (for "auto": why the Pi
   // camera or a webcam was passed over), which is what a person checking the set-up needs.
@@ -228,7 +235,7 @@ function renderReading(s) {
     el.addEventListener("click", () => openPicker(Number(el.dataset.die), waiting));
   });
   if (short) $("adddie").addEventListener("click", () => openPicker(null, true));
-  $("confirm").style.display = waiting && !countOff(s) ? "" : "none";
+  $("confirm").style.display = waiting && !countOff(s) && !valueMissing(s) ? "" : "none";
   if (typeof picking === "number" && picking >= r.dice.length) closePicker();
   if (picking === "add" && !short) closePicker();
 }
