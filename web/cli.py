@@ -34,7 +34,8 @@ def _parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=int, default=0, help="seed of the simulated tray")
     s.add_argument("--calibration",
                    help="calibration file for the reader (default: calibration.json in the data "
-                        "folder, if there); picture faces taught on the control page go into it")
+                        "folder); begun empty if not there yet; what the control page sets "
+                        "(tray, empty tray, picture faces) is saved to it")
     s.add_argument("--threads", type=int, default=24,
                    help="server threads: each open screen holds one, and 4 are kept for "
                         "taps (at least 8; past the rest, the oldest screen's stream ends)")
@@ -204,9 +205,18 @@ def serve(args: argparse.Namespace) -> int:
     # or else to one in the data folder, which later starts read.
     cal_path = (Path(args.calibration) if args.calibration
                 else Path(args.data).expanduser() / CALIBRATION_FILE)
+    if args.calibration and not cal_path.exists():
+        # A file named for the first time: begun empty, as the data folder's own is, and
+        # written once the control page sets something. A folder that is not there is
+        # more likely a slip of the hand than a place meant to be made.
+        if not cal_path.parent.is_dir():
+            return _fail(f"{cal_path}: no such folder for the calibration file "
+                         f"({cal_path.parent})")
+        logging.getLogger(__name__).info(
+            "no calibration at %s yet: the reader starts without one, and what the "
+            "control page sets is saved there", cal_path)
     try:
-        calibration = (_calibration(str(cal_path))
-                       if args.calibration or cal_path.is_file() else None)
+        calibration = _calibration(str(cal_path)) if cal_path.exists() else None
     except ValueError as exc:
         return _fail(str(exc))
     try:

@@ -193,3 +193,48 @@ def test_a_service_stop_closes_the_database_cleanly(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_serve_begins_a_calibration_file_named_for_the_first_time(tmp_path: Path) -> None:
+    """`--calibration FILE` not there yet starts the reader without one, as the data
+    folder's own file does, and what the control page sets is saved to FILE."""
+    cal = tmp_path / "kept" / "tray.json"
+    cal.parent.mkdir()
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "web.cli", "serve", "--camera", "sim", "--port", str(port),
+         "--data", str(tmp_path / "data"), "--calibration", str(cal)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        cwd=Path(__file__).resolve().parents[2])
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                get(port, "/api/state")
+                break
+            except (urllib.error.URLError, ConnectionError):
+                assert proc.poll() is None and time.monotonic() < deadline, \
+                    proc.stdout.read() if proc.stdout else ""
+                time.sleep(0.2)
+        while True:                     # the tray is marked on the camera's picture
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/frame.jpg", timeout=5)
+                break
+            except urllib.error.HTTPError:
+                assert time.monotonic() < deadline
+                time.sleep(0.2)
+        post(port, "/api/tray", {"tray": [[100, 100], [1100, 100], [1100, 850], [100, 850]]})
+        assert json.loads(cal.read_text())["tray"] == [[100, 100], [1100, 100], [1100, 850],
+                                                       [100, 850]]
+    finally:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(10)
+
+
+def test_serve_refuses_a_calibration_file_in_a_folder_that_is_not_there(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "web.cli", "serve", "--camera", "sim", "--data", str(tmp_path),
+         "--calibration", str(tmp_path / "typo" / "tray.json")],
+        capture_output=True, text=True, timeout=60, cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 2
+    assert f"no such folder for the calibration file ({tmp_path / 'typo'})" in done.stderr
