@@ -370,6 +370,7 @@ def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         page = browser.new_page(viewport={"width": 1024, "height": 900})
         page.goto(server.url + "/control")
         page.click("#marktray")
+        opened_with = page.get_attribute("#trayimg", "src")
         page.click("#emptytake")
         page.wait_for_function("document.querySelector('#calerror').textContent.includes('not empty')")
         assert not calibrator.path.exists()
@@ -381,6 +382,15 @@ def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         page.click("#emptytake")
         page.wait_for_selector("#emptyforget", state="visible")
         assert load_calibration(calibrator.path).background is not None
+        # The picture open is the camera's now, not the one with dice it opened with
+        # (once shown beside "the empty tray is taken").
+        page.wait_for_function("(s) => document.querySelector('#trayimg').getAttribute('src') !== s",
+                               arg=opened_with, timeout=10_000)
+        page.click("#trayclose")
+        frames: list[str] = []
+        page.on("request", lambda r: frames.append(r.url) if "frame.jpg" in r.url else None)
+        page.wait_for_timeout(2500)
+        assert frames == []                                  # shut: no more pictures asked
         page.close()
     # A camera over the bare tray: taken, then forgotten.
     calibrator = Calibrator(tmp_path / "calibration.json")

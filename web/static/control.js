@@ -317,6 +317,11 @@ let trayCorners = [];
 // moved), while "Undo a corner" edits the saved one.
 let traySaved = false;
 
+// While the tray's picture is open it is the camera's picture now, not the one it opened
+// with: taking the dice out or the empty tray there must show the tray as it is.
+const TRAY_PICTURE_EVERY_MS = 2000;
+let trayTimer = null;
+
 function openTray() {
   trayCorners = (state.camera.tray || []).map((p) => p.slice());
   traySaved = trayCorners.length > 0;
@@ -325,6 +330,21 @@ function openTray() {
   img.src = "/api/frame.jpg?t=" + Date.now();
   $("calerror").textContent = "";
   $("trayview").style.display = "";
+  clearInterval(trayTimer);
+  trayTimer = setInterval(newTrayPicture, TRAY_PICTURE_EVERY_MS);
+}
+
+function closeTray() {
+  clearInterval(trayTimer);
+  trayTimer = null;
+  $("trayview").style.display = "none";
+}
+
+// Loaded aside, then shown: the picture being tapped on never goes blank meanwhile.
+function newTrayPicture() {
+  const next = new Image();
+  next.onload = () => { $("trayimg").src = next.src; };
+  next.src = "/api/frame.jpg?t=" + Date.now();
 }
 
 function drawTray() {
@@ -351,7 +371,7 @@ function tapTray(ev) {
 }
 
 async function saveTray(corners) {
-  if (await post("tray", { tray: corners }, $("calerror"))) $("trayview").style.display = "none";
+  if (await post("tray", { tray: corners }, $("calerror"))) closeTray();
 }
 
 function closePicker() {
@@ -652,7 +672,7 @@ async function setup() {
   $("trayforget").addEventListener("click", () => {
     if (window.confirm("Forget the tray's outline? Dice by the wall are then judged by their looks alone.")) saveTray(null);
   });
-  $("trayclose").addEventListener("click", () => { $("trayview").style.display = "none"; });
+  $("trayclose").addEventListener("click", closeTray);
   $("diceout").addEventListener("click", () => post("take-dice-out", {}, $("calerror")));
   $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
