@@ -1052,7 +1052,8 @@ class Table:
         if self._calibrator is None:
             return
         throw = _throw(reading)
-        frame = self._scored_frames.get(reading.id)
+        # A throw that waited for a person keeps its picture with the waiting ones.
+        frame = self._frame(reading.id)
         if frame is not None and not self._calibrator.remembers(throw):
             self._remember(reading, frame, dice)
             return

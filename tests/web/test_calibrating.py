@@ -266,6 +266,27 @@ def test_a_scored_throw_corrected_is_remembered_as_corrected(
     assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [2, 4, 5]
 
 
+def test_a_checked_throw_not_remembered_then_is_remembered_when_corrected(
+        api: Any, calibrator: Calibrator, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The calibration could not be written when a waiting throw was checked (a file
+    edited by hand meanwhile): its dice were not remembered. Corrected later, while its
+    picture is still kept, they are; the picture of a throw that waited is kept apart
+    from those scored straight away, and was once not looked for there."""
+    reading_id, logo = _throw_logo(api, calibrator)
+    remember = calibrator.remember
+
+    def cannot_write(*args: Any, **kwargs: Any) -> None:
+        raise OSError("calibration.json: read-only file system")
+
+    monkeypatch.setattr(calibrator, "remember", cannot_write)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 1})
+    assert api.state()["reading"]["status"] == "scored"
+    assert api.state()["camera"]["known_dice"] == 0
+    monkeypatch.setattr(calibrator, "remember", remember)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 2})
+    assert sorted(k.value for k in load_calibration(calibrator.path).known_dice) == [2, 3, 6]
+
+
 def test_only_the_latest_scored_throws_pictures_are_kept(api: Any, calibrator: Calibrator) -> None:
     from web.table import KEEP_SCORED_FRAMES
 
