@@ -47,16 +47,35 @@ class UsbCameraError(RuntimeError):
     """The USB camera stopped delivering frames while in use."""
 
 
+# OpenCV's own level for errors alone (its LOG_LEVEL_ERROR), in every version.
+OPENCV_ERRORS_ONLY = 2
+
+
+def _opencv_log_level() -> tuple[Callable[[], int], Callable[[int], Any]] | None:
+    """OpenCV's log level getter and setter: in cv2.utils.logging from OpenCV 5, at the
+    top of cv2 in 4.x (the build that Raspberry Pi OS Bookworm's numpy 1.24 gets)."""
+    where = getattr(cv2.utils, "logging", None)
+    if where is None and hasattr(cv2, "setLogLevel") and hasattr(cv2, "getLogLevel"):
+        where = cv2
+    if where is None:
+        return None
+    return where.getLogLevel, where.setLogLevel
+
+
 def _open_capture(index: int) -> Any:
     # V4L2 directly on Linux: it is what a Pi has, and it skips GStreamer's start-up.
     backend = cv2.CAP_V4L2 if sys.platform.startswith("linux") else cv2.CAP_ANY
     # A missing device is an answer, not a warning: --camera auto probes several.
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
+    log_level = _opencv_log_level()
+    if log_level is None:
+        return cv2.VideoCapture(index, backend)
+    get_level, set_level = log_level
+    level = get_level()
+    set_level(OPENCV_ERRORS_ONLY)
     try:
         return cv2.VideoCapture(index, backend)
     finally:
-        cv2.utils.logging.setLogLevel(level)
+        set_level(level)
 
 
 class UsbCamera:

@@ -662,3 +662,41 @@ def test_a_webcam_says_the_frame_rate_it_took_for_the_roll_watcher_to_time_by() 
     finally:
         fast.close()
         silent.close()
+
+
+def _opencv_with_log_level(where: str) -> Any:
+    """A fake of the parts of OpenCV that opening a webcam uses: its log level in
+    cv2.utils.logging (OpenCV 5), at the top of cv2 (4.x, which Raspberry Pi OS
+    Bookworm's numpy 1.24 gets), or nowhere."""
+    from types import SimpleNamespace
+
+    level = {"now": 3, "while_opening": None}
+    get_level = lambda: level["now"]                                   # noqa: E731
+    set_level = lambda value: level.update(now=value)                  # noqa: E731
+
+    def video_capture(index: int, backend: int) -> Any:
+        level["while_opening"] = level["now"]
+        return ("capture", index)
+
+    fake = SimpleNamespace(CAP_V4L2=200, CAP_ANY=0, VideoCapture=video_capture,
+                           utils=SimpleNamespace(), level=level)
+    if where == "utils":
+        fake.utils.logging = SimpleNamespace(getLogLevel=get_level, setLogLevel=set_level)
+    elif where == "top":
+        fake.getLogLevel, fake.setLogLevel = get_level, set_level
+    return fake
+
+
+@pytest.mark.parametrize("where", ["utils", "top", "nowhere"])
+def test_a_webcam_opens_on_opencv_4_and_5_with_its_warnings_quiet(
+        monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """OpenCV 4.11 has no cv2.utils.logging: a webcam once failed there with a
+    traceback, and the Pi's service started again every 3 s."""
+    import vision.usbcamera
+
+    fake = _opencv_with_log_level(where)
+    monkeypatch.setattr(vision.usbcamera, "cv2", fake)
+    assert vision.usbcamera._open_capture(0) == ("capture", 0)
+    if where != "nowhere":
+        assert fake.level["while_opening"] == 2         # errors only: a probe is no warning
+        assert fake.level["now"] == 3                   # and as it was afterwards
