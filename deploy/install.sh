@@ -9,6 +9,11 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 dir=$(cd "$(dirname "$0")/.." && pwd)
 user=${SUDO_USER:-$(id -un)}
+if [ "$user" = root ]; then
+  # From a root shell there is no one to run it as: the service would run as root.
+  echo "install.sh: run it with sudo from the user who will own the appliance (e.g. pi), not from a root shell" >&2
+  exit 1
+fi
 cd "$dir"
 
 # Checked before anything is installed: a folder systemd cannot run from is refused.
@@ -25,7 +30,8 @@ if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("
 fi
 numpy_major=$(python3 -c 'import numpy; print(numpy.__version__.split(".")[0])')
 
-sudo -u "$user" python3 -m venv --system-site-packages .venv
+# --clear: a .venv left by `make demo` holds pip's own numpy, which would hide apt's.
+sudo -u "$user" python3 -m venv --clear --system-site-packages .venv
 pip=(sudo -u "$user" .venv/bin/python -m pip install --quiet)
 # Never let pip bring a second numpy: picamera2's compiled parts need the system one.
 echo "numpy==$(python3 -c 'import numpy; print(numpy.__version__)')" > .venv/constraints.txt

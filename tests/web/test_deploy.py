@@ -76,3 +76,21 @@ def test_make_demo_serves_on_the_port_and_address_asked_for() -> None:
     assert (asked.port, asked.host, asked.camera, asked.demo) == (8001, "0.0.0.0", "sim", True)
     plain = _parser().parse_args(demo_command()[1:])
     assert (plain.port, plain.host) == (8000, "127.0.0.1")
+
+
+def test_install_from_a_root_shell_is_refused_before_it_does_anything(tmp_path: Path) -> None:
+    """Run from a root shell (no SUDO_USER), install.sh once wrote a unit running the
+    appliance as root. `id` is faked: as root, in a shell of root's own."""
+    import os
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "id").write_text('#!/bin/sh\n[ "$1" = -u ] && echo 0 || echo root\n')
+    (bin_dir / "id").chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "SUDO_USER"}
+    env["PATH"] = f"{bin_dir}:{env['PATH']}"
+    done = subprocess.run(["bash", str(DEPLOY / "install.sh")], capture_output=True, text=True,
+                          env=env, cwd=tmp_path, check=False, timeout=30)
+    assert done.returncode == 1
+    assert "not from a root shell" in done.stderr
+    assert done.stdout == "" and list(tmp_path.iterdir()) == [bin_dir]
