@@ -27,6 +27,9 @@ from vision.frames import SourceClosed
 __all__ = ["LOCKED_CONTROLS", "PiCamera", "PiCameraUnavailable"]
 
 LOCKED_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains")
+# libcamera 0.5's modes of exposure time and gain, and their values.
+EXPOSURE_MODE_CONTROLS = ("ExposureTimeMode", "AnalogueGainMode")
+AUTO, MANUAL = 0, 1
 """The metadata values that are copied back as fixed controls once the camera settles."""
 
 
@@ -119,9 +122,17 @@ class PiCamera:
             if elapsed >= settle_s and (converged or elapsed >= settle_s + converge_s):
                 break
         locked = {k: metadata[k] for k in LOCKED_CONTROLS if k in metadata}
-        controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False, **locked}
+        controls: dict[str, Any] = {"AeEnable": False, "AwbEnable": False,
+                                    **self._exposure_modes(MANUAL), **locked}
         self._cam.set_controls(controls)
         return locked
+
+    def _exposure_modes(self, mode: int) -> dict[str, int]:
+        """Exposure and gain both set to ``mode`` (AUTO or MANUAL), where libcamera has
+        the controls for it (0.5 on): there AeEnable may be ignored ("Ctrl AeEnable is
+        not handled", picamera2 issue 1269), and only these bring auto exposure back."""
+        controls = getattr(self._cam, "camera_controls", {})
+        return {name: mode for name in EXPOSURE_MODE_CONTROLS if name in controls}
 
     def _frame_size(self) -> tuple[int, int]:
         frame = self.read()
@@ -158,7 +169,7 @@ class PiCamera:
 
         The camera thread waits here (no frames for a second or two); the roll watcher
         takes the brighter or darker picture of the same dice for no new roll."""
-        self._cam.set_controls({"AeEnable": True, "AwbEnable": True})
+        self._cam.set_controls({"AeEnable": True, "AwbEnable": True, **self._exposure_modes(AUTO)})
         self.locked = self._settle_and_lock(self._settle_s, self._converge_s)
         self.measured_again += 1
         log.info("Pi camera: the tray was overexposed; exposure locked again: %s", self.locked)

@@ -20,6 +20,7 @@ class FakePicamera2:
 
     cameras: list[dict[str, Any]] = [{"Model": "imx708", "Num": 0}]
     autofocus: bool | None = True  # None: a fixed-focus module with no AfMode control
+    exposure_modes = False  # True: libcamera 0.5 on, with ExposureTimeMode and AnalogueGainMode
     fill: int | None = None  # every channel of every frame at this level (None: blue 200)
     opened: list["FakePicamera2"] = []
     fail_start: str | None = None
@@ -43,6 +44,9 @@ class FakePicamera2:
         self.camera_controls: dict[str, Any] = {"ExposureTime": (1, 1000000, None)}
         if self.autofocus is not None:
             self.camera_controls["AfMode"] = (0, 2, 0)
+        if self.exposure_modes:      # libcamera 0.5 on
+            self.camera_controls["ExposureTimeMode"] = (0, 1, 0)
+            self.camera_controls["AnalogueGainMode"] = (0, 1, 0)
         type(self).opened.append(self)
 
     def create_video_configuration(self, main: dict[str, Any], controls: dict[str, Any]) -> dict[str, Any]:
@@ -99,13 +103,16 @@ class FakePicamera2:
 
 def fake_picamera2(cameras: list[dict[str, Any]] | None = None, *,
                    fail_start: str | None = None,
-                   autofocus: bool | None = True) -> types.ModuleType:
+                   autofocus: bool | None = True,
+                   exposure_modes: bool = False) -> types.ModuleType:
     """A stand-in ``picamera2`` module with ``cameras`` connected; ``autofocus`` says
-    whether their lens focuses (None: a fixed-focus module)."""
+    whether their lens focuses (None: a fixed-focus module), ``exposure_modes`` whether
+    its libcamera has the ExposureTimeMode and AnalogueGainMode controls (0.5 on)."""
     module = types.ModuleType("picamera2")
     cls = type("Picamera2", (FakePicamera2,), {
         "cameras": list(FakePicamera2.cameras if cameras is None else cameras),
-        "opened": [], "fail_start": fail_start, "autofocus": autofocus})
+        "opened": [], "fail_start": fail_start, "autofocus": autofocus,
+        "exposure_modes": exposure_modes})
     module.Picamera2 = cls  # type: ignore[attr-defined]
     return module
 

@@ -700,3 +700,24 @@ def test_a_webcam_opens_on_opencv_4_and_5_with_its_warnings_quiet(
     if where != "nowhere":
         assert fake.level["while_opening"] == 2         # errors only: a probe is no warning
         assert fake.level["now"] == 3                   # and as it was afterwards
+
+
+def test_pi_camera_sets_the_exposure_modes_where_libcamera_has_them() -> None:
+    """libcamera 0.5 may ignore AeEnable ("Ctrl AeEnable is not handled"): where the camera
+    lists ExposureTimeMode and AnalogueGainMode they are set too, manual to lock and auto
+    to measure the light again, or an overexposed tray would stay so."""
+    module = fake_picamera2(exposure_modes=True)
+    cam = PiCamera(module=module, fps=2.0, settle_s=0)
+    try:
+        fake = module.Picamera2.opened[0]
+        assert fake.control_log[0]["ExposureTimeMode"] == 1
+        assert fake.control_log[0]["AnalogueGainMode"] == 1
+        module.Picamera2.fill = 255
+        for _ in range(20):
+            cam.read()
+        assert cam.measured_again == 1
+        assert fake.control_log[1] == {"AeEnable": True, "AwbEnable": True,
+                                       "ExposureTimeMode": 0, "AnalogueGainMode": 0}
+        assert fake.control_log[2]["ExposureTimeMode"] == 1
+    finally:
+        cam.close()
