@@ -276,6 +276,7 @@ class Table:
         self._thrown_before_switch = False
         self._finished_at: float | None = None
         self._demo_checked = 0.0
+        self._demo_game_id: int | None = None     # the game the demo family started
         self.game_id: int | None = None
         self.game: scorer.Game | None = None
         self._draw: DrawAtTable | None = None
@@ -1440,6 +1441,17 @@ class Table:
 
     # -- demo ------------------------------------------------------------------------------
 
+    def _demo_plays(self) -> bool:
+        """Whether the game being played is the demo family's own: one it started, or
+        (after a restart) a Sum Chicago of its three players. A game a person started or
+        continued is theirs: the family neither throws in it nor starts another over it."""
+        game = self.game
+        if game is None:
+            return False
+        if self.game_id == self._demo_game_id:
+            return True
+        return game.family == "sum_chicago" and list(game.seated()) == DEMO_PLAYERS
+
     def _demo_step(self) -> None:
         """The demo family: start games, throw when it is someone's turn, fix flagged dice."""
         now = time.monotonic()
@@ -1449,9 +1461,12 @@ class Table:
             if self._clock() < self._demo_rests_until:
                 return      # a person took the dice out, to take the empty tray
             game = self.game
+            if game is not None and not self._demo_plays():
+                return      # a person's game, played on the control page
             if game is None or (self._finished_at is not None
                                 and now - self._finished_at > 2 * self.demo_interval):
                 self.new_game("sum_chicago", DEMO_PLAYERS)
+                self._demo_game_id = self.game_id
                 return
             st = self._build(0)
             if st["table"]["waiting"]:
@@ -1468,7 +1483,7 @@ class Table:
                     self.hand_roll(truth)
                 return
             busy = self._rolled_at is not None
-            if _only_a_throw_due(nxt) and not busy and now - self._last_scored > self.demo_interval:
+            if nxt.get("player") and not busy and now - self._last_scored > self.demo_interval:
                 self.roll_for_me()
 
     def _demo_fix(self, reading: dict[str, Any]) -> None:
@@ -1494,19 +1509,6 @@ class Table:
             fixed.append(_set_die(d, int(near.value), "fixed by the demo family")
                          if d.get("flagged") or d.get("value") != near.value else d)
         self._score_waiting(reading["id"], fixed)
-
-
-# What a game may offer besides a throw that asks no decision of anyone at the table.
-NO_DECISION = frozenset({"roll", "undo", "correct", "join", "leave"})
-
-
-def _only_a_throw_due(nxt: dict[str, Any]) -> bool:
-    """The game waits for a throw and for nothing a person decides (10000's keep or bank,
-    Pub Chicago's leader or announcement): only then does the demo family throw, so a
-    game played on the control page during the demo is never thrown on past a choice."""
-    actions = set(nxt.get("actions") or ())
-    return bool(nxt.get("player")) and bool(nxt.get("dice")) and "roll" in actions \
-        and actions <= NO_DECISION
 
 
 def _throw(reading: Any) -> str:

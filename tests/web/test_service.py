@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from web.fakes import FakeCamera, FakeWatcher
 from web.store import Store
-from web.table import DEMO_REST_S, Table
+from web.table import DEMO_PLAYERS, DEMO_REST_S, Table
 
 from waiting import wait_for
 
@@ -68,33 +69,51 @@ def test_the_demo_family_waits_while_a_person_takes_the_dice_out(data_dir: Path)
         table.store.close()
 
 
-def test_the_demo_family_throws_only_when_no_choice_is_waiting(data_dir: Path) -> None:
-    """A game of 10000 started on the control page during the demo: the family throws a
-    turn's first throw, but never past a keep or a bank that is the player's to choose
-    (it once threw the five dice left while the player was deciding whether to bank)."""
+def test_a_game_a_person_starts_during_the_demo_is_theirs(data_dir: Path) -> None:
+    """The demo family plays its own game only. In a 10000 game started on the control
+    page it once threw the five dice left while the player was deciding whether to bank;
+    once a person's game was over it started a game of its own over the winner."""
     from web.fakes import reading
 
     camera = FakeCamera()
     table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=0.0)
     try:
+        table._demo_step()                       # the family's own game
+        family_game = table.game_id
+        assert family_game is not None
         table.new_game("ten_thousand", ["Aino", "Bertil"], {"opening": 0})
-        table._demo_step()
-        assert camera.throws.get_nowait() == (4, 4, 4, 4, 4, 4)   # the turn's first throw
-        table.handle_reading(reading(1, 2, 3, 3, 4, 6))
         for _ in range(3):
             table._demo_step()
-        assert camera.throws.empty()            # keep the one? the player's choice
+        assert camera.throws.empty()             # no throw in a person's game
+        table.hand_roll([1, 2, 3, 3, 4, 6])
         table.act({"type": "set_aside", "player": "Aino", "dice": [1]})
         for _ in range(3):
             table._demo_step()
-        assert camera.throws.empty()            # throw on or bank? the player's choice
-        table.act({"type": "bank", "player": "Aino"})
-        table._demo_step()
-        assert len(camera.throws.get_nowait()) == 6                # Bertil's first throw
+        assert camera.throws.empty()             # throw on or bank? the player's choice
 
-        table.new_game("pub_chicago", ["Aino", "Bertil"])
+        table.new_game("sum_chicago", ["Ann", "Bo"], {"rounds": "low"})
+        for _ in range(6):                       # rounds 2 to 7: Ann scores the 2
+            table.hand_roll([1, 1])
+            table.hand_roll([5, 6])
+        assert table.state()["game"]["winner"] == "Ann"
+        table._finished_at = time.monotonic() - 60            # long over
         table._demo_step()
-        assert camera.throws.empty()            # who leads is drawn on the tablet first
+        assert table.state()["game"]["finished"]              # the winner stays up
+        assert table.game_id != family_game and camera.throws.empty()
+    finally:
+        table.store.close()
+
+
+def test_the_demo_family_plays_its_own_game_again_after_a_restart(data_dir: Path) -> None:
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=0.0)
+    table._demo_step()                           # starts its game
+    table.store.close()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=0.0)
+    try:
+        assert table.state()["game"]["players"][0]["name"] == "Aino"
+        table._demo_step()
+        assert camera.throws.get_nowait() == (4, 4)
     finally:
         table.store.close()
 
@@ -246,7 +265,7 @@ def test_a_throw_the_demo_family_throws_again_leaves_the_screens_at_once(data_di
     table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=60.0,
                   demo_fix_after=0.0)
     try:
-        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        table.new_game("sum_chicago", DEMO_PLAYERS)     # the family's game, after a restart
         camera.roll([3, 4, 5])                  # three dice lie in a two-dice game
         table.handle_reading(reading(3, 4, 5))
         _, shown = table.publisher.latest_state()
