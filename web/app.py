@@ -19,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 import scorer
 from web.families import family_table, titles
+from web.json_text import loads_strictly
 from web.store import StoreError
 from web.table import Table, TableError
 
@@ -140,7 +141,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         if not raw.strip():
             return {}
         try:
-            data = json.loads(raw, parse_constant=_not_json)
+            data = loads_strictly(raw)
         except ValueError as exc:
             raise BadRequest(f"malformed JSON: {exc}") from None
         except RecursionError:
@@ -472,9 +473,3 @@ def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = N
     finally:
         if streams is not None:
             streams.close(ended)
-
-
-def _not_json(name: str) -> Any:
-    """Python reads NaN and Infinity in JSON, which is none: kept in a game's log, they
-    would make every file exported from it unreadable elsewhere."""
-    raise ValueError(f"{name} is not a JSON value")

@@ -102,11 +102,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def replay(args: argparse.Namespace) -> int:
     """Replay a game file; print the final state, or one line saying what is wrong."""
     import scorer
+    from web.json_text import loads_strictly
 
     path = Path(args.game)
     try:
         # utf-8-sig: a file saved by Windows Notepad begins with a byte-order mark.
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        data = loads_strictly(path.read_text(encoding="utf-8-sig"))
     except OSError as exc:
         return _fail(f"{path}: cannot read ({exc.strerror or exc})")
     except UnicodeDecodeError:

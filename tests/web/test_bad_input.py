@@ -21,6 +21,10 @@ BAD = [
      "NaN is not a JSON value"),
     ("action", '{"type": "roll", "player": "Aino", "dice": [1, 1], "at": -Infinity}',
      "-Infinity is not a JSON value"),
+    # Python's reader keeps the last of a key given twice, without a word.
+    ("action", '{"type": "roll", "player": "Aino", "player": "Bertil", "dice": [1, 1]}',
+     "the key 'player' twice in one object"),
+    ("roll", '{"dice": [1, 1%s]}' % ("0" * 5000), "a number of 5001 digits"),
     ("roll", {}, "'dice'"),
     ("roll", {"dice": [7, 1]}, "die value 7"),
     ("roll", {"dice": [0, 1]}, "die value 0"),
@@ -167,3 +171,12 @@ def test_every_action_route_is_in_the_random_requests(game_with_reading: Any) ->
     rules = game_with_reading.client.application.url_map.iter_rules()
     posted = {r.rule.removeprefix("/api/") for r in rules if "POST" in (r.methods or ())}
     assert posted == set(ROUTES)
+
+
+def test_the_strict_reader_s_examples_hold() -> None:
+    import doctest
+
+    import web.json_text
+
+    result = doctest.testmod(web.json_text)
+    assert result.attempted >= 1 and result.failed == 0

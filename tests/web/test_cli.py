@@ -48,6 +48,13 @@ def test_replay_reads_a_file_saved_with_a_byte_order_mark(tmp_path: Path, capsys
     ("{broken", "not valid JSON"),
     # A lone surrogate (escaped in JSON) is no text: the state could not be printed.
     ('{"family": "sum_chicago", "players": ["Aino\\ud800", "Bertil"]}', "players[0]"),
+    # Python's reader keeps the last of a key given twice: the game would be replayed
+    # in ascending order, not as its file said first, without a word.
+    ('{"family": "sum_chicago", "options": {"order": "descending", "order": "ascending"}, '
+     '"players": ["Aino", "Bertil"], "actions": []}', "the key 'order' twice in one object"),
+    # Once Python's advice to call sys.set_int_max_str_digits().
+    ('{"family": "sum_chicago", "players": ["Aino", "Bertil"], "actions": [{"type": "roll", '
+     '"player": "Aino", "dice": [1, 1%s]}]}' % ("0" * 5000), "a number of 5001 digits"),
 ])
 def test_replay_of_a_broken_game_names_the_problem(tmp_path: Path, capsys: Any, game: Any,
                                                    words: str) -> None:

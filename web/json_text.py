@@ -1,0 +1,42 @@
+"""JSON read strictly: what Python's reader takes silently, or refuses in words meant
+for programmers, is refused saying what is wrong (a request body, a game file)."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def loads_strictly(text: str) -> Any:
+    """``text`` as JSON, refusing a key twice in one object (Python keeps the last, so a
+    game would be played or replayed by other rules than written), NaN and Infinity
+    (no JSON values: kept in a game's log they make its files unreadable elsewhere) and
+    an integer of over 4300 digits (Python's refusal advises a call to ``sys``).
+
+    >>> loads_strictly('{"order": "descending", "order": "ascending"}')
+    Traceback (most recent call last):
+    ...
+    ValueError: the key 'order' twice in one object
+    """
+    return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_whole_number,
+                      parse_constant=_not_json)
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ValueError(f"the key {key!r} twice in one object")
+        seen[key] = value
+    return seen
+
+
+def _whole_number(digits: str) -> int:
+    count = len(digits.lstrip("-"))
+    if count > sys.get_int_max_str_digits():
+        raise ValueError(f"a number of {count} digits")
+    return int(digits)
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
