@@ -291,6 +291,15 @@ def test_the_control_page_says_when_sum_chicago_is_in_its_tie_break(
         page.wait_for_selector("#status b")
         assert "tie-break" in page.inner_text("#status")
         page.close()
+        # Decided by the tie-break: the TV says how, not only "Aino wins!" over two 5s.
+        server.table.hand_roll([6, 6])
+        server.table.hand_roll([1, 2])
+        board = browser.new_page(viewport={"width": 1920, "height": 1080})
+        board.goto(server.url + "/")
+        board.wait_for_selector("#board .winner")
+        assert board.inner_text("#board .winner") == "Aino wins!"
+        assert board.inner_text("#endnote") == "tied on 5: Aino, Bertil; tie-break Aino 12 · Bertil 3"
+        board.close()
 
 
 @pytest.mark.parametrize("family,options", [

@@ -42,6 +42,20 @@ function turnHTML(game, state) {
   return html;
 }
 
+// How a finished game was decided, when the totals alone do not say: the tie-break's
+// throws, or who tied when no one could break the tie (RULES.md §1).
+function sumChicagoEnd(game) {
+  const top = Math.max(...game.players.map((p) => p.score));
+  const tied = game.players.filter((p) => p.score === top).map((p) => p.name);
+  if (tied.length < 2) return "";
+  const rounds = (game.tie_break ? game.tie_break.throws : []).filter((t) => Object.keys(t).length);
+  const throws = rounds.map((t) => Object.entries(t).map(([name, sum]) => `${esc(name)} ${sum}`).join(" · "));
+  const how = game.winner
+    ? `tied on ${top}: ${tied.map(esc).join(", ")}; tie-break ${throws.join(", then ")}`
+    : `no single winner: ${tied.map(esc).join(", ")} tied on ${top}`;
+  return `<div class="chance" id="endnote">${how}</div>`;
+}
+
 function sumChicagoPanel(game, state) {
   let left = `<h1>Sum Chicago</h1>`;
   if (game.target != null) {
@@ -51,7 +65,8 @@ function sumChicagoPanel(game, state) {
   } else if (game.tie_break && !game.finished) {
     left += `<div class="big">Tie-break</div><div class="chance">${game.tie_break.players.map(esc).join(", ")} throw again; highest sum wins</div>`;
   }
-  left += turnHTML(game, state) + lastRollHTML(game, state.reading);
+  left += turnHTML(game, state) + (game.finished ? sumChicagoEnd(game) : "") +
+    lastRollHTML(game, state.reading);
 
   const players = game.players.map((p) => p.name);
   const gone = new Set(game.players.filter((p) => p.active === false).map((p) => p.name));
