@@ -1549,14 +1549,8 @@ def _check_shown(game: scorer.Game, shown: Any) -> None:
 def _check_seen(reading: Any, seen: Any) -> None:
     """Refuse a tap made on dice ``seen`` (their values as the tapping screen showed
     them; ``None``: not said) that are not ``reading``'s dice now."""
-    if seen is None:
-        return
-    if not isinstance(seen, list):
-        raise TableError(f"'seen' is the list of the dice's values as shown, not {seen!r}", 400)
-    now = [d.get("value") for d in reading.dice]
-    if seen != now:
-        raise TableError(f"the dice of reading {reading.id} changed on another screen "
-                         f"(shown {seen}, now {now}): look again and tap once more")
+    _check_list_seen(f"dice of reading {reading.id}", [d.get("value") for d in reading.dice],
+                     seen)
 
 
 def _check_list_seen(what: str, now: list[Any], seen: Any) -> None:
