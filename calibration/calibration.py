@@ -16,7 +16,6 @@ import dataclasses
 import functools
 import json
 import os
-import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.classify import SECOND_CROP_PX
+from vision.json_text import unique_keys, whole_number
 
 FORMAT_VERSION = 1
 KNOWN_CROP_PX = SECOND_CROP_PX  # the side of a remembered die's crop (vision.known_dice)
@@ -419,15 +419,6 @@ def _die_size(raw: Any, image_size: Any) -> float:
     return size
 
 
-def _whole_number(text: str) -> int:
-    """An integer of the file, or a ValueError that says what a person would fix (Python's
-    own message for one of over 4300 digits advises a call to ``sys``)."""
-    digits = len(text.lstrip("-"))
-    if digits > sys.get_int_max_str_digits():
-        raise ValueError(f"a number of {digits} digits")
-    return int(text)
-
-
 def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     """Read a calibration file; a missing or corrupt file raises :class:`CalibrationError`.
 
@@ -442,7 +433,9 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     except UnicodeDecodeError:
         raise CalibrationError(f"{p}: calibration file is not UTF-8 text") from None
     try:
-        data = json.loads(text, parse_int=_whole_number)
+        # A key twice (Python keeps the last: a second die size added by hand would win
+        # unseen) and an integer of over 4300 digits are refused in words.
+        data = json.loads(text, parse_int=whole_number, object_pairs_hook=unique_keys)
     except ValueError as exc:
         raise CalibrationError(f"{p}: calibration file is not valid JSON ({exc})") from None
     except RecursionError:

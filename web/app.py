@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 
 import scorer
 from web.families import family_table, titles
-from web.json_text import loads_strictly
+from vision.json_text import loads_strictly
 from web.store import StoreError
 from web.table import Table, TableError
 

@@ -102,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def replay(args: argparse.Namespace) -> int:
     """Replay a game file; print the final state, or one line saying what is wrong."""
     import scorer
-    from web.json_text import loads_strictly
+    from vision.json_text import loads_strictly
 
     path = Path(args.game)
     try:

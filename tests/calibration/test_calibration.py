@@ -145,6 +145,8 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         # which once escaped without the file's name.
         ('{"version": 1, "die_size_px": 1%s}' % ("0" * 5000), "not valid JSON (a number of "
          "5001 digits)"),
+        ('{"version": 1, "die_size_px": 40, "die_size_px": 80}',
+         "not valid JSON (the key 'die_size_px' twice in one object)"),
     ],
 )
 def test_corrupt_file_is_refused_naming_file_and_fault(tmp_path: Path, text: str, fault: str) -> None:

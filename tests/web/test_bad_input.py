@@ -176,7 +176,7 @@ def test_every_action_route_is_in_the_random_requests(game_with_reading: Any) ->
 def test_the_strict_reader_s_examples_hold() -> None:
     import doctest
 
-    import web.json_text
+    import vision.json_text
 
-    result = doctest.testmod(web.json_text)
+    result = doctest.testmod(vision.json_text)
     assert result.attempted >= 1 and result.failed == 0

@@ -1,5 +1,6 @@
 """JSON read strictly: what Python's reader takes silently, or refuses in words meant
-for programmers, is refused saying what is wrong (a request body, a game file)."""
+for programmers, is refused saying what is wrong (a request body, a game file, a
+calibration file)."""
 from __future__ import annotations
 
 import json
@@ -18,11 +19,12 @@ def loads_strictly(text: str) -> Any:
     ...
     ValueError: the key 'order' twice in one object
     """
-    return json.loads(text, object_pairs_hook=_unique_keys, parse_int=_whole_number,
+    return json.loads(text, object_pairs_hook=unique_keys, parse_int=whole_number,
                       parse_constant=_not_json)
 
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's pairs as a dict; a key twice is refused (a ValueError naming it)."""
     seen: dict[str, Any] = {}
     for key, value in pairs:
         if key in seen:
@@ -31,7 +33,8 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
-def _whole_number(digits: str) -> int:
+def whole_number(digits: str) -> int:
+    """An integer's digits as an int; one of over 4300 digits is refused in words."""
     count = len(digits.lstrip("-"))
     if count > sys.get_int_max_str_digits():
         raise ValueError(f"a number of {count} digits")
