@@ -792,11 +792,12 @@ class Table:
         if not isinstance(action, dict):
             raise TableError("an action is a JSON object", 400)
         with self._lock:
-            _check_shown(self._need_game(), shown)
+            game = self._need_game()
+            _check_shown(game, shown)
             action = dict(action)
             if action.get("type") == "join" and isinstance(action.get("player"), str):
                 # A name typed now, checked as the join form's is.
-                action["player"] = joining_name(self._need_game().seated(), action["player"])
+                action["player"] = joining_name(game.seated(), action["player"])
             self._commit(action)
 
     def hand_roll(self, dice: Any, player: Any = None, shown: Any = None) -> None:
