@@ -26,12 +26,20 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(data: Path, port: int, camera: str = "sim") -> subprocess.Popen[str]:
+def _as_from_a_terminal() -> None:
+    # A process started in the background of a shell (`make test &`, a job runner)
+    # inherits Ctrl-C ignored, and so would the server: give it Ctrl-C as a terminal's
+    # foreground process has it, so the tests that send it ask what a user's Ctrl-C does.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def start(data: Path, port: int, camera: str = "sim", *more: str) -> subprocess.Popen[str]:
+    """``dicetray serve`` on ``port``, once it answers (``more``: further arguments)."""
     proc = subprocess.Popen(
         [sys.executable, "-m", "web.cli", "serve", "--camera", camera, "--port", str(port),
-         "--data", str(data)],
+         "--data", str(data), *more],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        cwd=Path(__file__).resolve().parents[2])
+        cwd=Path(__file__).resolve().parents[2], preexec_fn=_as_from_a_terminal)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -201,21 +209,9 @@ def test_serve_begins_a_calibration_file_named_for_the_first_time(tmp_path: Path
     cal = tmp_path / "kept" / "tray.json"
     cal.parent.mkdir()
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "serve", "--camera", "sim", "--port", str(port),
-         "--data", str(tmp_path / "data"), "--calibration", str(cal)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        cwd=Path(__file__).resolve().parents[2])
+    proc = start(tmp_path / "data", port, "sim", "--calibration", str(cal))
     try:
         deadline = time.monotonic() + 30
-        while True:
-            try:
-                get(port, "/api/state")
-                break
-            except (urllib.error.URLError, ConnectionError):
-                assert proc.poll() is None and time.monotonic() < deadline, \
-                    proc.stdout.read() if proc.stdout else ""
-                time.sleep(0.2)
         while True:                     # the tray is marked on the camera's picture
             try:
                 urllib.request.urlopen(f"http://127.0.0.1:{port}/api/frame.jpg", timeout=5)
