@@ -543,6 +543,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
                      "buy_stop": list(deal.stopped),
                      "exchanges": [dict(e) for e in deal.exchanges],
                      "caller": deal.caller, "chicago": deal.chicago, "leader": deal.leader,
+                     "callers": [p for p in deal.order if _may_call(state, p)],
                      "tricks": [{"number": t.number, "winner": t.winner, "card": t.card}
                                 for t in deal.tricks],
                      "shows": [s.to_json() for s in deal.shows],

@@ -234,6 +234,21 @@ def test_a_royal_flush_that_wins_at_once_is_not_shown_as_scoring_nothing(screens
     assert "scores 0" not in s.board.inner_text("#board")
 
 
+def test_chicago_from_any_score_offers_the_call_to_a_player_below_zero(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"], {"chicago_from": 0})
+    server.table.act({"type": "call", "player": "Bertil"})       # and fails: -15
+    for number in (1, 2):
+        server.table.act({"type": "show", "round": number, "hands": {}})
+    server.table.act({"type": "trick", "winner": "Aino"})
+    assert server.table.state()["game"]["players"][1]["score"] == -15
+    s = open_screens()
+    s.control.wait_for_selector("#other [data-call='Bertil']")
+    assert "at any score" in s.control.inner_text("#other")
+    s.control.click("#other [data-call='Bertil']")
+    s.board_shows("Bertil calls Chicago")
+
+
 def test_ten_thousand_says_before_the_tap_that_a_bank_below_the_opening_counts_nothing(
         browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:

@@ -170,11 +170,11 @@ function cardChicagoForm(box, game, s, ui) {
   }
 
   if (can(game, "call")) {
+    // Who may call is the engine's to say (with chicago_from 0, a score below zero too).
     const from = game.options.chicago_from;
-    const callers = game.players.filter((p) => p.score >= from);
-    html += `<h3>Chicago</h3><div class="row">` + callers.map((p) =>
-      `<button class="secondary" data-call="${esc(p.name)}">${esc(p.name)} calls Chicago</button>`).join("") +
-      `<span class="muted">from ${from} points, before the first trick</span></div>`;
+    html += `<h3>Chicago</h3><div class="row">` + deal.callers.map((p) =>
+      `<button class="secondary" data-call="${esc(p)}">${esc(p)} calls Chicago</button>`).join("") +
+      `<span class="muted">${from ? `from ${from} points` : "at any score"}, before the first trick</span></div>`;
   }
 
   if (can(game, "show")) html += showForm(game);
