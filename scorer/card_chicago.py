@@ -22,6 +22,8 @@ from typing import Any, Mapping, Sequence
 from .actions import Action
 from .cards import (Card, CardError, Category, HandValue, deck, describe, hand_value,
                     parse_card, parse_hand, suit_key)
+from .card_chicago_hands import (EXCHANGES_BEFORE as EXCHANGES_BEFORE_SHOW, exchanged_since,
+                                 hands_problem, held, shown_before, trick_problem)
 from .errors import Refusal, with_article
 from .rules import Rules
 
@@ -286,21 +288,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
         hands = action.get("hands")
         if not isinstance(hands, Mapping):
             raise Refusal("a show needs 'hands': {player: 'AS KS QS JS TS'}")
-        taken = {t.card: t.winner for t in deal.tricks if t.card is not None}
-        seen: dict[Card, str] = {}
-        for player, text in hands.items():
-            if player not in state.seats:
-                raise Refusal(f"unknown player {player!r} in the hands "
-                              f"(players: {', '.join(state.seats)})")
-            for card in _hand(text, f"the hand of {player}"):
-                if card in seen:
-                    raise Refusal(f"the card {card.code} is in the hands of both {seen[card]} "
-                                  f"and {player}")
-                seen[card] = player
-                won_by = taken.get(card.code)
-                if number == 3 and won_by is not None and won_by != player:
-                    raise Refusal(f"the card {card.code} of {player}'s hand took a trick for "
-                                  f"{won_by}")
+        _check_hands(state, number, hands)
 
     def _verify_call(self, state: CardChicagoState, action: Action) -> None:
         deal, player = state.deal, _need_player(action)
@@ -329,6 +317,9 @@ class CardChicagoRules(Rules[CardChicagoState]):
             for trick in deal.tricks:
                 if trick.card == card.code:
                     raise Refusal(f"the card {card.code} already took trick {trick.number}")
+            problem = trick_problem(deal, winner, card)
+            if problem is not None:
+                raise Refusal(problem)
         elif len(deal.tricks) == TRICKS - 1 and state.options["last_trick"] == "two_bonus":
             raise Refusal("the last trick needs its 'card': a two scores the bonus")
 
@@ -584,6 +575,33 @@ def _may_call(state: CardChicagoState, player: str) -> bool:
     return not need or state.totals[player] >= need
 
 
+def _check_hands(state: CardChicagoState, number: int, hands: Mapping[str, Any]) -> None:
+    """Refuse ``hands`` for show round ``number`` unless each is five cards its player can
+    hold: no card in two hands, nor in a hand other than the one it took a trick for, and
+    nothing the deal has shown otherwise (:mod:`scorer.card_chicago_hands`)."""
+    deal = state.deal
+    taken = {t.card: t.winner for t in deal.tricks if t.card is not None}
+    seen: dict[Card, str] = {}
+    parsed: dict[str, tuple[Card, ...]] = {}
+    for player, text in hands.items():
+        if player not in state.seats:
+            raise Refusal(f"unknown player {player!r} in the hands "
+                          f"(players: {', '.join(state.seats)})")
+        parsed[player] = _hand(text, f"the hand of {player}")
+        for card in parsed[player]:
+            if card in seen:
+                raise Refusal(f"the card {card.code} is in the hands of both {seen[card]} "
+                              f"and {player}")
+            seen[card] = player
+            won_by = taken.get(card.code)
+            if number == 3 and won_by is not None and won_by != player:
+                raise Refusal(f"the card {card.code} of {player}'s hand took a trick for "
+                              f"{won_by}")
+    problem = hands_problem(deal, number, parsed)
+    if problem is not None:
+        raise Refusal(problem)
+
+
 def _need_player(action: Action) -> str:
     if action.player is None:
         raise Refusal(f"{with_article(action.type)} needs 'player'")
@@ -694,6 +712,11 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
         "Decision: a show lists the hands of the players who show; the same card may not be "
         "in two hands, nor take two tricks in a deal, and after the tricks it is not in the "
         "hand of a player other than the one it took a trick for.",
+        "Decision: a hand holds what the deal has shown: the cards its owner took tricks "
+        "with (final hands), and the hand shown before in the deal, changed by at most the "
+        "cards exchanged since (none under buy stop; anything when an exchange was left "
+        "out); a card known to stay in one hand is in no other, nor takes a trick for "
+        "another.",
         "Decision: hand points, the last trick and Chicago count the moment they are won; "
         "the game is decided only when a deal ends.",
         "At the table: a player who breaks up a hand that already scored shows it first; "
@@ -755,29 +778,74 @@ def _random_trick(state: CardChicagoState, rng: Any) -> dict[str, Any]:
     deal = state.deal
     winner = deal.caller if deal.caller and rng.random() < 0.7 else rng.choice(state.seats)
     used = {t.card for t in deal.tricks}
-    free = [c.code for c in deck() if c.code not in used]
+    taken = _held_by_others(deal, winner, 3)
+    before = shown_before(deal, winner)
+    free: list[str] = []
+    if before is not None and (held(deal, winner, 3) is not None or rng.random() < 0.8):
+        # The trick is taken with a card of the hand shown before (always when the
+        # table knows that hand is held still), so that the final hand can follow it.
+        free = sorted(c.code for c in before[1] if c.code not in used and c not in taken)
+    if not free:
+        free = [c.code for c in deck() if c.code not in used and c not in taken]
     twos = [c for c in free if c[0] == "2"]
     last = len(deal.tricks) == TRICKS - 1
     card = rng.choice(twos) if last and twos and rng.random() < 0.3 else rng.choice(free)
     return {"type": "trick", "winner": winner, "card": card}
 
 
+def _held_by_others(deal: Deal, player: str, upto: int) -> set[Card]:
+    """The cards the table knows other players than ``player`` to hold."""
+    cards: set[Card] = set()
+    for other in deal.order:
+        known = held(deal, other, upto) if other != player else None
+        if known is not None:
+            cards |= known[0]
+    return cards
+
+
 def _random_hands(state: CardChicagoState, rng: Any) -> dict[str, str]:
-    """Hands for the players who show, all from one shuffled deck."""
-    deal = state.deal
+    """Hands for some players to show, dealt from one shuffled deck, that the deal lets
+    them hold (a few tries; else nobody shows, which is always allowed)."""
+    number = _show_round(state.deal) or 1
+    for _ in range(20):
+        hands = _try_hands(state, number, rng)
+        try:
+            _check_hands(state, number, hands)
+        except Refusal:
+            continue
+        return hands
+    return {}
+
+
+def _try_hands(state: CardChicagoState, number: int, rng: Any) -> dict[str, str]:
+    deal, upto = state.deal, EXCHANGES_BEFORE_SHOW[number]
     won: dict[str, list[Card]] = {p: [] for p in state.seats}
     if deal.phase == FINAL_PHASE:
         # After the tricks a hand holds the cards its owner took tricks with.
         for trick in deal.tricks:
             if trick.card is not None:
                 won[trick.winner].append(parse_card(trick.card))
-    stock = [c for c in deck() if all(c not in cards for cards in won.values())]
+    showing = [p for p in state.seats if won[p] or rng.random() >= 0.3]
+    everyone_won = {c for cards in won.values() for c in cards}
+    kept: dict[str, list[Card]] = {p: list(won[p]) for p in showing}
+    for player in showing:
+        # A hand shown before keeps all but as many cards as were exchanged since.
+        before = shown_before(deal, player)
+        most = exchanged_since(deal, player, before[0], upto) if before else None
+        if before is None or most is None:
+            continue
+        old = [c for c in sorted(before[1]) if c not in everyone_won]
+        rng.shuffle(old)
+        fresh = len(set(won[player]) - before[1])
+        new = rng.randint(0, max(0, most - fresh))
+        kept[player] += old[:max(0, 5 - len(kept[player]) - new)]
+    reserved = _held_by_others(deal, "", upto) | everyone_won | \
+        {c for cards in kept.values() for c in cards}
+    stock = [c for c in deck() if c not in reserved]
     rng.shuffle(stock)
     hands: dict[str, str] = {}
-    for player in state.seats:
-        if rng.random() < 0.3 and not won[player]:
-            continue          # this player does not show
-        cards = won[player] + (_strong_hand(stock, rng) if not won[player] else [])
+    for player in showing:
+        cards = kept[player] or _strong_hand(stock, rng)
         while len(cards) < 5:
             cards.append(stock.pop())
         hands[player] = " ".join(c.code for c in cards)

@@ -767,7 +767,86 @@ def test_a_shown_hand_is_named_in_the_view() -> None:
     assert shown["best"] == "Aino" and shown["points"] == 6
 
 
-@pytest.mark.parametrize("module", ["scorer.cards", "scorer.card_chicago"])
+@pytest.mark.parametrize("module", ["scorer.cards", "scorer.card_chicago",
+                                    "scorer.card_chicago_hands"])
 def test_the_docstring_examples_hold(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.attempted > 0 and result.failed == 0
+
+
+# -- hands nobody can hold: what the deal has shown is checked -------------------------
+
+def test_a_final_hand_holds_the_cards_its_owner_took_tricks_with() -> None:
+    g = game()
+    show(g, 1, {})
+    show(g, 2, {})
+    tricks(g, ["Aino"] * 5, ["AS", "KS", "QS", "JS", "TS"])
+    refused(g, {"type": "show", "round": 3, "hands": {"Aino": "9C 9D 9H 9S 3C"}},
+            "Aino took trick 1 with AS, so Aino's final hand holds it")
+    show(g, 3, {"Aino": ROYAL})
+    assert score(g) == {"Aino": 5 + 52, "Bertil": 0}
+
+
+def test_the_two_that_took_the_last_trick_is_in_the_final_hand() -> None:
+    g = game(last_trick="two_bonus")
+    show(g, 1, {})
+    show(g, 2, {})
+    tricks(g, ["Aino", "Aino", "Aino", "Aino", "Bertil"], ["AS", "KS", "QS", "JS", "2H"])
+    refused(g, {"type": "show", "round": 3, "hands": {"Bertil": "9C 9D 9H 9S 3C"}},
+            "Bertil took trick 5 with 2H")
+
+
+def test_under_buy_stop_a_hand_stays_as_shown_for_the_whole_deal() -> None:
+    g = game(buy_stop=41, royal_flush=20)
+    deal(g, {"Aino": ROYAL}, {"Aino": SF}, ["Aino"] * 5, {"Aino": "9D 8D 7D 6D 5D"})
+    assert score(g)["Aino"] == 41 and g.state()["deal"]["buy_stop"] == ["Aino"]
+    show(g, 1, {"Aino": PAIR})
+    refused(g, {"type": "show", "round": 2, "hands": {"Aino": ROYAL_H}},
+            f"Aino is under buy stop this deal: the hand stays as shown in round 1 ({PAIR})")
+    refused(g, {"type": "show", "round": 2, "hands": {"Bertil": "AH KS QS JS TS"}},
+            f"the card AH of Bertil's hand is in Aino's hand (shown in round 1: {PAIR}, "
+            "under buy stop)")
+    show(g, 2, {"Aino": PAIR})                       # the same hand scores again
+    assert score(g)["Aino"] == 41 + 1 + 1
+
+
+def test_a_trick_is_taken_with_a_card_of_a_hand_the_table_knows() -> None:
+    g = game(buy_stop=41, royal_flush=20)
+    deal(g, {"Aino": ROYAL}, {"Aino": SF}, ["Aino"] * 5, {"Aino": "9D 8D 7D 6D 5D"})
+    show(g, 1, {"Aino": PAIR})
+    show(g, 2, {})
+    refused(g, {"type": "trick", "winner": "Aino", "card": "KS"},
+            f"KS is not in Aino's hand (shown in round 1: {PAIR}, under buy stop)")
+    refused(g, {"type": "trick", "winner": "Bertil", "card": "AD"},
+            f"AD is in Aino's hand (shown in round 1: {PAIR}, under buy stop), not Bertil's")
+    tricks(g, ["Aino"], ["AD"])
+
+
+def test_a_hand_changes_by_at_most_the_cards_exchanged_since() -> None:
+    g = game()
+    show(g, 1, {"Aino": PAIR})                       # AH AD 8C 7S 4H
+    g.apply({"type": "exchange", "player": "Bertil", "count": 0})
+    g.apply({"type": "exchange", "player": "Aino", "count": 2})
+    refused(g, {"type": "show", "round": 2, "hands": {"Aino": "AH AD AC 2S 3S"}},
+            f"Aino's hand holds 3 cards that are not in the hand shown in round 1 ({PAIR}), "
+            "but Aino exchanged 2 cards since")
+    show(g, 2, {"Aino": "AH AD AC 7S 3S"})           # two cards new: three aces
+    assert score(g)["Aino"] == 1 + 3
+
+
+def test_a_card_kept_by_a_player_who_exchanged_none_is_in_no_other_hand() -> None:
+    g = game()
+    show(g, 1, {"Aino": PAIR})
+    g.apply({"type": "exchange", "player": "Bertil", "count": 0})
+    g.apply({"type": "exchange", "player": "Aino", "count": 0})
+    refused(g, {"type": "show", "round": 2, "hands": {"Bertil": "AH KS QS JS TS"}},
+            f"the card AH of Bertil's hand is in Aino's hand (shown in round 1: {PAIR}, "
+            "no card exchanged since)")
+
+
+def test_exchanges_left_out_leave_the_next_hand_unchecked() -> None:
+    # A game file may leave the exchanges out: then nothing is known of what changed.
+    g = game()
+    show(g, 1, {"Aino": PAIR})
+    show(g, 2, {"Aino": ROYAL_H})
+    assert score(g)["Aino"] == 1 + 52
