@@ -126,10 +126,8 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
         assert "shows a picture" in page.inner_text("#picker")
         assert page.is_checked("#teach")
         page.click("#picker [data-value='1'] svg")
-        page.wait_for_function("() => !document.querySelector('#confirm')"
-                               " || document.querySelector('#confirm').style.display === 'none'",
-                               timeout=10_000)
-        assert server.table.state()["reading"]["status"] == "scored"
+        # (Confirm is hidden from the start here, as a die has no value: wait for the table.)
+        wait_for(lambda: server.table.state()["reading"]["status"] == "scored", 10.0)
         assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [1]
         # A die of pips offers nothing to remember.
         server.table.handle_reading(calibrator.read(image))
