@@ -177,7 +177,7 @@ def test_card_chicago_exchange_show_call_trick_and_zero(api: Any) -> None:
     s = act(api, {"type": "show", "round": 2, "hands": {}})   # nobody shows
     s = act(api, {"type": "call", "player": "Aino"})
     assert s["game"]["deal"]["caller"] == "Aino"
-    for card in ["AS", "KS", "QS", "JS"]:
+    for card in ["9S", "9H", "9D", "9C"]:
         act(api, {"type": "trick", "winner": "Aino", "card": card})
     assert "card" in refused(api, {"type": "trick", "winner": "Aino"})   # the two-bonus needs it
     s = act(api, {"type": "trick", "winner": "Aino", "card": "2H"})
