@@ -15,7 +15,7 @@ from pathlib import Path
 # shadow the calibration package: look in the repository instead.
 sys.path[0] = str(Path(__file__).resolve().parents[1])
 
-MODULES = ["scorer.bench", "vision.bench", "web.bench"]
+MODULES = ["scorer.bench", "vision.bench", "calibration.bench", "web.bench"]
 
 
 def main() -> int:

@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration import Calibration
+from vision.calibration_data import Calibration
 from vision.baseline import read_baseline
 from vision.evaluate import Reader, evaluate, load_photo, remembered, select, shared_datasets
 from vision.reader import DieRead, Reading, read_dice
@@ -499,10 +499,6 @@ def _run() -> dict[str, Any]:
     out["sim_by_the_wall_640x480"] = _by_the_wall()
     out["sim_leaning_on_dice_640x480"] = _on_other_dice()
     out["sim_clustered_640x480"] = _clustered()
-    # The die size as the table measures it (imported here: that module uses this one's tally).
-    from vision.bench_die_size import bench_die_size, bench_stale_size
-    out["sim_die_size_measured_640x480"] = bench_die_size()
-    out["sim_die_size_stale_640x480"] = bench_stale_size()
     out["memory"] = _memory()
     try:
         watcher = importlib.import_module("vision.bench_watcher")

@@ -16,7 +16,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration import Calibration
+from vision.calibration_data import Calibration
 from vision import changed
 from vision.nets import read_onnx
 

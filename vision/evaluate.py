@@ -23,7 +23,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration import Calibration, KnownDie
+from vision.calibration_data import Calibration, KnownDie
 from vision import known_dice
 from vision.photos import read_photo
 from vision.reader import DieRead, Reading, read_dice

@@ -17,7 +17,7 @@ alike while the family's own die of the true value is not yet remembered, must n
 enough to read a die wrongly and surely (vision/training/README.md, twenty-fourth
 round).
 
->>> from calibration import KnownDie
+>>> from vision.calibration_data import KnownDie
 >>> import numpy as np
 >>> grey = np.full((CROP_PX, CROP_PX, 3), 128, np.uint8)
 >>> KnownDie(3, grey, source_of("throw 7", 0)).source
@@ -33,7 +33,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from calibration import KnownDie
+from vision.calibration_data import KnownDie
 from vision import classify
 from vision.crops import cut
 from vision.nets import read_onnx

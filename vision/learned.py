@@ -10,7 +10,7 @@ from statistics import median
 import cv2
 import numpy as np
 
-from calibration import Calibration, KnownDie
+from vision.calibration_data import Calibration, KnownDie
 from vision import changed, classify, detect, known_dice, pictures
 from vision.reader import BOX_HALF, REASON_LOW, REASON_TILTED, THRESHOLD, DieRead, make_die
 

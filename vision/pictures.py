@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from calibration import PictureFace
+from vision.calibration_data import PictureFace
 from vision.crops import cut
 from vision.reader import face_of
 

@@ -5,7 +5,7 @@ import statistics
 
 import numpy as np
 
-from calibration import Calibration
+from vision.calibration_data import Calibration
 from vision import noise
 from vision.reader import DieRead, make_die
 

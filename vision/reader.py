@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from calibration import Calibration
+from vision.calibration_data import Calibration
 
 # Fixed before any measurement on the check split: a die read below this confidence is
 # flagged for a person. Chosen to favour flagging over misreading (a misread costs trust).
