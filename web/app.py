@@ -288,10 +288,11 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         except (OSError, StoreError) as exc:  # the game (or draw) started; this is a nicety
             log.warning("could not save settings: %s", exc)
 
-    @post("/api/games", "family", "players", "options", "after")
+    @post("/api/games", "family", "players", "options", "after", "leader")
     def start_game(data: dict[str, Any]) -> None:
         family, players = data.get("family", "sum_chicago"), typed_players(data)
-        table.new_game(family, players, data.get("options"), data.get("after", ...))
+        table.new_game(family, players, data.get("options"), data.get("after", ...),
+                       data.get("leader"))
         remember_start(family, players, "listed")
 
     @post("/api/draw", "family", "players", "options", "after")

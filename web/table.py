@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import threading
 import time
 import unicodedata
@@ -280,6 +281,8 @@ class Table:
         self.game_id: int | None = None
         self.game: scorer.Game | None = None
         self._draw: DrawAtTable | None = None
+        # Draws the first leader of a Pub Chicago game (a test may give a seeded one).
+        self.lot: random.Random = random.SystemRandom()
         start = time.perf_counter()
         self._rebuild()
         self.rebuild_ms = (time.perf_counter() - start) * 1000.0
@@ -580,16 +583,25 @@ class Table:
     # -- commands (from the HTTP threads and the service thread) --------------------------
 
     def new_game(self, family: Any, players: Any, options: Any = None,
-                 after: Any = ...) -> None:
+                 after: Any = ..., leader: Any = None) -> None:
         """Start a game (it becomes the current one); GameFileError names what is wrong.
 
         ``after``, when given, is the current game's id as the starting screen showed it
         (``None``: none): if another screen has started a game since, this start is
-        refused, so one "Start" tapped on two tablets starts one game, not two."""
+        refused, so one "Start" tapped on two tablets starts one game, not two.
+        ``leader="lot"`` (Pub Chicago): the table draws the first throw round's leader by
+        lot, the game's first action, as RULES.md §2 has the app do; without it the first
+        player leads (a game file's rule) until the draw is asked for."""
+        if leader is not None and (leader != "lot" or family != "pub_chicago"):
+            raise TableError(f"'leader' is \"lot\", Pub Chicago's first leader drawn by lot, "
+                             f"or left out; not {leader!r} for {family!r}", 400)
         with self._lock:
             self._refuse_during_draw()
             self._check_after(after)
             self._start_game(family, players, options)
+            if leader == "lot":
+                self._commit({"type": "leader",
+                              "player": self.lot.choice(self._need_game().seated())})
 
     def _check_after(self, after: Any) -> None:
         """Refuse a start (or a continue) tapped on a screen that showed game ``after``

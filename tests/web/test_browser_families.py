@@ -201,6 +201,11 @@ def test_pub_chicago_offers_a_match_length_for_basis_alone_and_names_its_loser(
     s.control.fill("#newplayers", "Aino, Bertil")
     s.control.click("#start")
     s.board_shows("Bayrisch")
+    # The table drew the first leader by lot as the game started: no draw is offered.
+    s.control.wait_for_selector("#other .formhead")
+    game = server.table.state()["game"]
+    assert game["leader_drawn"] and game["round"]["leader"] in ("Aino", "Bertil")
+    assert s.control.locator("#other [data-draw]").count() == 0
 
     server.table.new_game("pub_chicago", ["Aino", "Bertil"], {"match_length": 1})
     for action in ({"type": "roll", "player": "Aino", "dice": [6, 3, 5]},

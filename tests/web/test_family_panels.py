@@ -5,6 +5,7 @@ refused one answers 4xx with the engine's own message and leaves the state as it
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -134,6 +135,32 @@ def test_ten_thousand_refusals_carry_the_engines_message(api: Any) -> None:
     assert "does not score" in refused(api, {"type": "set_aside", "player": "Aino", "dice": [2]})
     refused(api, {"type": "set_aside", "player": "Bertil", "dice": [1]})
     refused(api, {"type": "bank", "player": "Aino"})
+
+
+def test_pub_chicago_started_with_a_lot_has_its_first_leader_drawn_by_the_table(
+        api: Any) -> None:
+    # RULES.md §2: "The leader of the very first throw round is drawn by lot (the app draws)."
+    leaders = set()
+    for seed in range(12):
+        api.table.lot = random.Random(seed)
+        s = api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil", "Cecilia"],
+                               "leader": "lot"})
+        assert s["game"]["leader_drawn"]        # the control page offers no second draw
+        leaders.add(s["game"]["round"]["leader"])
+        assert s["game"]["next"]["player"] == s["game"]["round"]["leader"]
+    assert leaders == {"Aino", "Bertil", "Cecilia"}
+    game_file = api.client.get(f"/api/games/{s['table']['game_id']}/file").get_json()
+    assert game_file["actions"] == [{"type": "leader", "player": s["game"]["round"]["leader"]}]
+
+
+@pytest.mark.parametrize("body", [{"family": "sum_chicago", "leader": "lot"},
+                                  {"family": "pub_chicago", "leader": "Aino"}])
+def test_a_first_leader_by_lot_is_asked_of_pub_chicago_alone(api: Any, body: dict[str, Any]
+                                                              ) -> None:
+    before = api.state()
+    out = api.post("games", {"players": ["Aino", "Bertil"], **body}, status=400)
+    assert "'leader' is \"lot\"" in out["error"]
+    assert api.state() == before
 
 
 def test_pub_chicago_leader_set_aside_sixes_done_and_announce(api: Any) -> None:

@@ -619,6 +619,8 @@ async function setup() {
     });
     // Each throwing one die starts a draw; the game begins once its starter is found.
     const form = { family: $("family").value, players: $("newplayers").value, options };
+    // Pub Chicago's first leader is drawn by lot by the table as the game starts (RULES.md §2).
+    if (form.family === "pub_chicago") form.leader = "lot";
     // The game this screen shows: a start from another screen meanwhile refuses this one.
     post(drawChosen() ? "draw" : "games",
       Object.assign(form, { after: state ? state.table.game_id : null }), $("starterror"));
