@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, TypeGuard
 
-from .errors import Refusal
+from .errors import Refusal, json_kind
 
 def parse_dice(value: Any, what: str = "dice") -> tuple[int, ...]:
     """Check a list of die values and return it as a tuple.
@@ -66,7 +66,7 @@ class Action:
     def parse(cls, index: int, raw: Any) -> "Action":
         """Check the shape common to every action (a JSON object with a ``type``)."""
         if not isinstance(raw, Mapping):
-            raise Refusal(f"an action must be a JSON object, not {type(raw).__name__}")
+            raise Refusal(f"an action must be a JSON object, not {json_kind(raw)}")
         kind = raw.get("type")
         if kind is None or kind == "":
             raise Refusal("the action has no 'type'")

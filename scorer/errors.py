@@ -44,6 +44,21 @@ def with_article(noun: str) -> str:
     return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
+def json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words, after "a" or "an", for messages.
+
+    >>> json_kind(None), json_kind([1]), json_kind("x"), json_kind(2.5)
+    ('null', 'a list', 'a string', 'a number')
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    kinds = {dict: "an object", list: "a list", str: "a string", int: "a number",
+             float: "a number"}
+    return kinds.get(type(value), with_article(type(value).__name__))
+
+
 class Refusal(GameError):
     """Raised by a family's rules with just the reason; the game wraps it in ``IllegalAction``."""
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Mapping, Sequence
 
 from .actions import Action, is_name, parse_dice
-from .errors import GameFileError, IllegalAction, Refusal
+from .errors import GameFileError, IllegalAction, Refusal, with_article
 from .rules import Rules
 
 FORMAT = "dicetray-game/1"
@@ -57,6 +57,9 @@ def resolve_options(rules: Rules[Any], given: Any) -> dict[str, Any]:
 
 
 def _json(value: Any) -> str:
+    # A value as the file has it, in JSON's words where Python's differ.
+    if value is None:
+        return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value) if isinstance(value, str) else str(value)
@@ -337,7 +340,8 @@ class Game:
         if not 0 <= target < len(self._log):
             raise Refusal(f"there is no action {target} to correct (the log has {len(self._log)})")
         if self._parsed[target].type != "roll":
-            raise Refusal(f"action {target} is a {self._parsed[target].type}, not a roll")
+            raise Refusal(f"action {target} is {with_article(self._parsed[target].type)}, "
+                          "not a roll")
         if target not in self._in_force or target in {d.index for d in self._dropped}:
             raise Refusal(f"action {target} is not in force (it was undone or dropped)")
         if "dice" not in action.fields:
@@ -487,7 +491,7 @@ def load_game(data: Any) -> Game:
         raise GameFileError(f"{unknown[0]!r}: not a key of a game file "
                             f"(its keys: {', '.join(FILE_KEYS)})")
     if data.get("format", FORMAT) != FORMAT:
-        raise GameFileError(f"format: {data.get('format')!r} is not {FORMAT!r}")
+        raise GameFileError(f"format: {_json(data.get('format'))} is not {FORMAT!r}")
     if "family" not in data:
         raise GameFileError("family: missing")
     if "players" not in data:

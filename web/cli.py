@@ -175,7 +175,8 @@ def evaluate(args: argparse.Namespace) -> int:
     for d in args.dirs:
         if not (Path(d) / "labels.json").is_file():
             return _fail(f"{d}: " + ("no labels.json in this folder" if Path(d).is_dir()
-                                     else "no such folder"))
+                                     else "a file, not a folder of labelled photos"
+                                     if Path(d).exists() else "no such folder"))
     try:
         report = run_eval(args.dirs, split=args.split, calibration=_calibration(args.calibration),
                           remember_train=args.remember_train)

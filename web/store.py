@@ -130,6 +130,9 @@ class Store:
 
     def __init__(self, data_dir: str | os.PathLike[str]) -> None:
         self.dir = Path(data_dir).expanduser()
+        if self.dir.exists() and not self.dir.is_dir():
+            raise StoreError(f"{self.dir}: a file, not a folder: the data folder holds the "
+                             "database and its copy")
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
         except OSError as exc:

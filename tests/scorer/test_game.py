@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -214,3 +215,19 @@ def test_the_log_keeps_the_dice_as_thrown_when_the_callers_list_changes_later():
     assert game.to_file()["actions"][0]["dice"] == game.state()["turn"]["throw"]
     game.log[0]["dice"][1] = 6          # nor does a change to a copy handed out
     assert game.log[0]["dice"] == [1, 1, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"format": None, "family": "sum_chicago", "players": ["A"], "actions": []},
+     "format: null is not 'dicetray-game/1'"),
+    ({"format": "dicetray-game/1", "family": "sum_chicago", "players": ["A", "B"],
+      "actions": [None]}, "an action must be a JSON object, not null"),
+    ({"format": "dicetray-game/1", "family": "sum_chicago", "players": ["A", "B"],
+      "actions": [{"type": "roll", "player": "A", "dice": [1, 1]}, {"type": "undo"},
+                  {"type": "correct", "action": 1, "dice": [2, 2]}]},
+     "action 1 is an undo, not a roll"),
+])
+def test_a_refusal_speaks_of_the_file_in_jsons_words(data: Any, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        load_game(data)
+    assert message in str(caught.value)

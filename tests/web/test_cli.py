@@ -257,6 +257,17 @@ def test_eval_of_a_folder_that_is_not_there_says_so(tmp_path: Path, capsys: Any)
     assert f"{tmp_path / 'nowhere'}: no such folder" in capsys.readouterr().err
     assert main(["eval", str(tmp_path)]) == 2
     assert f"{tmp_path}: no labels.json in this folder" in capsys.readouterr().err
+    (tmp_path / "game.json").write_text("{}")
+    assert main(["eval", str(tmp_path / "game.json")]) == 2
+    assert f"{tmp_path / 'game.json'}: a file, not a folder of labelled photos" in \
+        capsys.readouterr().err
+
+
+def test_serve_refuses_a_file_given_as_its_data_folder(tmp_path: Path, capsys: Any) -> None:
+    (tmp_path / "notes.txt").write_text("keep me")
+    assert main(["serve", "--camera", "sim", "--data", str(tmp_path / "notes.txt")]) == 2
+    assert f"{tmp_path / 'notes.txt'}: a file, not a folder" in capsys.readouterr().err
+    assert (tmp_path / "notes.txt").read_text() == "keep me"
 
 
 def test_serve_refuses_an_empty_data_folder_name(capsys: Any) -> None:
