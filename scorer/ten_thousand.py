@@ -474,8 +474,10 @@ class TenThousandRules(Rules[TenThousandState]):
             goal = [f"10000: the first to reach {target} points (or more) wins at once "
                     "(no final round)."]
         if options["exact_target"]:
-            goal.append(f"Exact target: a bank that would pass {target} is lost; in tie-break "
-                        "rounds every bank counts (decision).")
+            # Without a final round the first to reach the target wins: no tie to break.
+            goal.append(f"Exact target: a bank that would pass {target} is lost" +
+                        ("; in tie-break rounds every bank counts (decision)."
+                         if options["final_round"] else "."))
         return goal + [
             f"Opening: a player's first recorded turn must be worth at least "
             f"{options['opening']}; banking less before opening is allowed and records "

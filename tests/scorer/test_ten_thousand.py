@@ -485,6 +485,9 @@ def test_help_names_the_options_and_decisions_in_force() -> None:
                    "would pass 5000", "Zilch", "three 1s = 300", "2x/3x/4x",
                    "straight 1-6 = 2000", "three pairs = 1000"]:
         assert phrase in varied, phrase
+    assert "tie-break" not in varied          # the first to the target wins: no tie to break
+    exact_with_final_round = " | ".join(play([], exact_target=True).state()["help"])
+    assert "in tie-break rounds every bank counts" in exact_with_final_round
     off = " | ".join(play([], specials=False).state()["help"])
     assert "are off" in off and "straight 1-6" not in off
 
