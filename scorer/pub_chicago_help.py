@@ -88,8 +88,8 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
     variant = options["variant"]
     if variant == "basis":
         head = (f"Pub Chicago, variant Basis (strokes): the match is {options['match_length']} "
-                f"loser search{'' if options['match_length'] == 1 else 'es'}; the loser has "
-                "the most strokes.")
+                f"loser search{'' if options['match_length'] == 1 else 'es'} (decision: 3 "
+                "unless chosen; the seed gives none); the loser has the most strokes.")
         return [head] + COMMON + BASIS
     if variant == "bayrisch":
         head = "Pub Chicago, variant Bayrisch (lids): players + 1 lids; the game ends by itself."

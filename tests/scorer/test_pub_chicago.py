@@ -785,6 +785,7 @@ def test_help_lists_the_options_and_decisions_in_force():
     basis = game_of(match_length=5).state()["help"]
     assert basis[0].startswith("Pub Chicago, variant Basis") and "5 loser searches" in basis[0]
     assert any("tie for most strokes" in line for line in basis)
+    assert "(decision: 3 unless chosen" in basis[0]          # RULES.md: the seed gives none
     assert not any("Sand" in line for line in basis)
     tschigg = game_of(variant="tschigg").state()["help"]
     assert any(line.startswith("Sand") for line in tschigg)
