@@ -22,8 +22,8 @@ from typing import Any, Mapping, Sequence
 from .actions import Action
 from .cards import (Card, CardError, Category, HandValue, deck, describe, hand_value,
                     parse_card, parse_hand, suit_key)
-from .card_chicago_hands import (EXCHANGES_BEFORE as EXCHANGES_BEFORE_SHOW, exchanged_since,
-                                 hands_problem, held, shown_before, trick_problem)
+from .card_chicago_hands import (ALL_EXCHANGES, exchanged_since, hands_problem, held,
+                                 shown_before, trick_problem)
 from .errors import Refusal, with_article
 from .rules import Rules
 
@@ -778,10 +778,10 @@ def _random_trick(state: CardChicagoState, rng: Any) -> dict[str, Any]:
     deal = state.deal
     winner = deal.caller if deal.caller and rng.random() < 0.7 else rng.choice(state.seats)
     used = {t.card for t in deal.tricks}
-    taken = _held_by_others(deal, winner, 3)
+    taken = _held_by_others(deal, winner, ALL_EXCHANGES)
     before = shown_before(deal, winner)
     free: list[str] = []
-    if before is not None and (held(deal, winner, 3) is not None or rng.random() < 0.8):
+    if before is not None and (held(deal, winner, ALL_EXCHANGES) is not None or rng.random() < 0.8):
         # The trick is taken with a card of the hand shown before (always when the
         # table knows that hand is held still), so that the final hand can follow it.
         free = sorted(c.code for c in before[1] if c.code not in used and c not in taken)
@@ -818,7 +818,7 @@ def _random_hands(state: CardChicagoState, rng: Any) -> dict[str, str]:
 
 
 def _try_hands(state: CardChicagoState, number: int, rng: Any) -> dict[str, str]:
-    deal, upto = state.deal, EXCHANGES_BEFORE_SHOW[number]
+    deal, upto = state.deal, number          # exchanges 1..number came before this show
     won: dict[str, list[Card]] = {p: [] for p in state.seats}
     if deal.phase == FINAL_PHASE:
         # After the tricks a hand holds the cards its owner took tricks with.

@@ -23,8 +23,9 @@ from .cards import Card, parse_card, parse_hand
 if TYPE_CHECKING:
     from .card_chicago import Deal
 
-#: The exchanges made before each show round (exchange 3 comes before the tricks).
-EXCHANGES_BEFORE = {1: 1, 2: 2, 3: 3}
+#: Exchange k comes before show round k, and the third before the tricks too: the
+#: exchanges made by show round k are 1..k, and by the tricks all of them.
+ALL_EXCHANGES = 3
 
 
 def shown_before(deal: Deal, player: str) -> tuple[int, frozenset[Card], str] | None:
@@ -70,7 +71,7 @@ def hands_problem(deal: Deal, number: int, hands: Mapping[str, Sequence[Card]]
     ``None``: each hand against its owner's earlier hand and exchanges, the final hands
     against the cards their owners took tricks with, and every hand against the cards
     another player is known to hold."""
-    upto = EXCHANGES_BEFORE[number]
+    upto = number
     for player, cards in hands.items():
         problem = _against_before(deal, player, number, frozenset(cards))
         if problem is None and number == 3:
@@ -91,7 +92,7 @@ def hands_problem(deal: Deal, number: int, hands: Mapping[str, Sequence[Card]]
 def trick_problem(deal: Deal, winner: str, card: Card) -> str | None:
     """Why ``winner`` cannot have taken a trick with ``card``, or ``None``."""
     for player in deal.order:
-        known = held(deal, player, EXCHANGES_BEFORE[3])
+        known = held(deal, player, ALL_EXCHANGES)
         if known is None:
             continue
         if player == winner and card not in known[0]:
@@ -107,7 +108,7 @@ def _against_before(deal: Deal, player: str, number: int, cards: frozenset[Card]
     if before is None:
         return None
     round_, old, text = before
-    most = exchanged_since(deal, player, round_, EXCHANGES_BEFORE[number])
+    most = exchanged_since(deal, player, round_, number)
     new = len(cards - old)
     if most is None or new <= most:
         return None
