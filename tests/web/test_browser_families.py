@@ -536,3 +536,49 @@ def test_a_pub_chicago_round_over_is_named_under_its_last_dice(screens: Any) -> 
     s.board_shows("Cecilia next: throw 1 of 3")
     note = s.board.inner_text("#board .rollnote")
     assert note.startswith("round 1 · Aino: "), note
+
+
+def _random_game(server: LiveServer, family: str, names: list[str], options: dict[str, Any],
+                 done: Any, seed: int = 3) -> dict[str, Any]:
+    """The engine's random players play until ``done(game state)`` or the game's end."""
+    import importlib
+    import random
+
+    engine = importlib.import_module(f"scorer.{family}")
+    rng = random.Random(seed)
+    server.table.new_game(family, names, options)
+    while not server.table.game.state()["finished"] and not done(server.table.game.state()):
+        server.table.act(engine.random_action(server.table.game, rng))
+    return server.table.game.state()
+
+
+# Seven lids were drawn as seven dots: the name column shrank to "B." and the tags
+# (worst, loser, safe) were cut off at the panel's edge, on the TV as on a phone.
+@pytest.mark.parametrize("size, players", [((1280, 720), 4), ((1920, 1080), 4),
+                                           ((1024, 768), 4), ((360, 800), 8)])
+def test_pub_chicago_names_and_tags_stay_readable_when_someone_holds_many_lids(
+        browser: Any, tmp_path: Path, size: tuple[int, int], players: int) -> None:
+    names = ["Anna-Karin Johansson", "Jürgen", "Li Lei", "Bartholomew", "Grandma Ingrid",
+             "Oskar", "Li", "Wolfeschlegelstein"][:players]
+    with LiveServer(tmp_path / "data") as server:
+        game = _random_game(server, "pub_chicago", names, {"variant": "tschigg"},
+                            lambda g: max(p["score"] for p in g["players"]) >= 7)
+        assert max(p["score"] for p in game["players"]) >= 7
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board .scores.pub .tag")
+        faults = page.evaluate("""() => {
+            const out = [];
+            const panel = document.querySelector('#board .panel').getBoundingClientRect();
+            for (const tag of document.querySelectorAll('#board .scores.pub .tag'))
+                if (tag.getBoundingClientRect().right > panel.right + 1)
+                    out.push(tag.textContent + ' cut at the panel edge');
+            for (const name of document.querySelectorAll('#board .scores.pub .name')) {
+                const em = parseFloat(getComputedStyle(name).fontSize);
+                if (name.clientWidth < Math.min(name.scrollWidth, 3 * em) - 1)
+                    out.push(name.textContent + ' shown ' + name.clientWidth + ' px wide');
+            }
+            return out;
+        }""")
+        assert faults == [], f"at {size}: {faults}"
+        page.close()
