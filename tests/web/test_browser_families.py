@@ -582,3 +582,109 @@ def test_pub_chicago_names_and_tags_stay_readable_when_someone_holds_many_lids(
         }""")
         assert faults == [], f"at {size}: {faults}"
         page.close()
+
+
+# A long name with no spaces pushed the fifth card and the hand's name off the panel;
+# with eight players three hands of eight were on the TV, and the tricks' line was cut
+# in half even with four. A TV cannot scroll: all of it stays inside the panel.
+@pytest.mark.parametrize("players, seed", [(4, 1), (8, 2)])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 768)])
+def test_card_chicagos_shown_hands_and_tricks_stay_on_the_tv(
+        browser: Any, tmp_path: Path, players: int, seed: int, size: tuple[int, int]) -> None:
+    names = ["Jürgen", "Li Lei", "Anna-Karin Johansson-Lindqvist von Berg",
+             "Wolfeschlegelsteinhausenberger", "Grandma Ingrid", "Oskar", "Li", "Bo"][:players]
+
+    def shown_and_tricks(game: dict[str, Any]) -> bool:
+        deal = game["deal"]
+        return len(deal["tricks"]) >= 4 and bool(deal["shows"]) and \
+            len(deal["shows"][-1]["hands"]) == players
+
+    with LiveServer(tmp_path / "data") as server:
+        _random_game(server, "card_chicago", names, {}, shown_and_tricks, seed)
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board .shows .card")
+        faults = page.evaluate("""() => {
+            const out = [];
+            const panel = document.querySelector('#board .panel').getBoundingClientRect();
+            const hands = document.querySelectorAll('#board .shows tr');
+            const seen = [...document.querySelectorAll(
+                '#board .shows td, #board .shows .card, #board .panel h2, #board .panel .outcome')];
+            for (const el of seen) {
+                const r = el.getBoundingClientRect();
+                if (r.right > panel.right + 1 || r.bottom > panel.bottom + 1)
+                    out.push(el.innerText.slice(0, 20) + ' at ' + Math.round(r.right) + ',' + Math.round(r.bottom));
+            }
+            for (const td of document.querySelectorAll('#board .shows td:not(:first-child)'))
+                if (td.scrollWidth > td.clientWidth + 1) out.push(td.innerText.slice(0, 20) + ' overflows');
+            return [hands.length, out.slice(0, 6)];
+        }""")
+        assert faults == [players, []], f"at {size}: {faults}"
+        page.close()
+
+
+_LEFT_COLUMN_FAULTS = r"""() => {
+    const out = [];
+    const left = document.querySelector('#board > div').getBoundingClientRect();
+    if (left.bottom > window.innerHeight + 1) out.push('left column ends at ' + Math.round(left.bottom));
+    if (document.documentElement.scrollHeight > window.innerHeight)
+        out.push('page ' + document.documentElement.scrollHeight + ' px tall');
+    for (const el of document.querySelectorAll('#board .winner')) {
+        const text = el.firstChild;
+        for (const word of text.data.matchAll(/[^\s-]+/g)) {   // a word on two lines is broken
+            const range = document.createRange();
+            range.setStart(text, word.index);
+            range.setEnd(text, word.index + word[0].length);
+            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1)
+                out.push(word[0] + ' broken');
+        }
+    }
+    return out;
+}"""
+
+
+# Eight long names tied, four tie-break rounds: the note said every throw of each and
+# made the page 921 px tall on a 720 TV, and the winner's name broke mid-word.
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (360, 800)])
+def test_an_eight_way_tie_break_keeps_the_left_column_on_the_tv(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    names = LONG_NAMES[:3] + ["Anna-Karin Johansson-Lindqvist", "Grandma Ingrid", "Oskar", "Li", "Bo"]
+    with LiveServer(tmp_path / "data") as server:
+        table = server.table
+        table.new_game("sum_chicago", names, {"rounds": "low"})
+        for target in range(2, 8):                     # all hit 5 and nothing else
+            for _ in names:
+                table.hand_roll([2, 3] if target == 5 else [6, 6])
+        for sums in ([6, 6], [6, 6], [1, 2]):          # three tied tie-break rounds
+            for _ in names:
+                table.hand_roll(sums)
+        while not table.state()["game"]["finished"]:
+            first = table.state()["game"]["next"]["player"] == names[0]
+            table.hand_roll([6, 6] if first else [1, 1])
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board .winner")
+        faults = page.evaluate(_LEFT_COLUMN_FAULTS)
+        if size[0] < size[1]:          # an upright phone scrolls: only the words count
+            faults = [f for f in faults if f.endswith("broken")]
+        assert faults == [], f"at {size}: {faults}"
+        assert page.inner_text("#endnote") == "tied on 5: 8 players; tie-break of 4 rounds, the " \
+            "last: Maximiliane-Anneliese von Hohenzollern 12, the others 2 or less"
+        page.close()
+
+
+# Ten Thousand's final round: "still to play" and eight long names pushed the left column
+# past the bottom of a 1080 TV.
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_ten_thousands_final_round_banner_keeps_the_left_column_on_the_tv(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        game = _random_game(server, "ten_thousand", _names(8), {"opening": 0, "target": 5000},
+                            lambda g: g["final_round"] and len(g["final_round"]["to_play"]) >= 6)
+        assert game["final_round"] and not game["finished"]
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board .banner")
+        faults = page.evaluate(_LEFT_COLUMN_FAULTS)
+        assert faults == [], f"at {size}: {faults}"
+        page.close()
