@@ -133,3 +133,34 @@ def test_the_camera_link_and_the_rules_are_targets_a_finger_hits(
             (q) => document.querySelector(q).getBoundingClientRect().height)""")
         assert min(heights) >= 40, heights
         page.close()
+
+
+@pytest.mark.parametrize("size", PHONES)
+def test_the_history_fits_a_phone_with_its_buttons_in_reach(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        for players in (["Maximiliane Aarne", "Bertil Johansson", "Cecilia Lindqvist"],
+                        ["Aino", "Bertil"]):
+            server.table.new_game("pub_chicago", players)
+        page = _page(browser, server, "/history", size, "[data-continue]")
+        out = page.evaluate("""() => [...document.querySelectorAll('table.list button, table.list a')]
+            .filter((el) => el.getBoundingClientRect().right > window.innerWidth)
+            .map((el) => el.innerText)""")
+        assert out == []
+        assert page.evaluate(BROKEN_WORDS, "table.list td.players") == []
+        page.close()
+
+
+@pytest.mark.parametrize("size", PHONES)
+def test_ten_thousands_latest_throw_is_big_on_a_phone(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"])
+        server.table.hand_roll([1, 1, 2, 3, 4, 6])
+        page = _page(browser, server, "/", size, "#board .roll.six svg.die")
+        dice = page.eval_on_selector_all("#board .roll.six svg.die",
+                                         "els => els.map((d) => d.getBoundingClientRect())")
+        assert len(dice) == 6
+        assert min(d["width"] for d in dice) >= 40, dice
+        assert max(d["right"] for d in dice) <= size[0], dice
+        page.close()
