@@ -688,3 +688,17 @@ def test_ten_thousands_final_round_banner_keeps_the_left_column_on_the_tv(
         faults = page.evaluate(_LEFT_COLUMN_FAULTS)
         assert faults == [], f"at {size}: {faults}"
         page.close()
+
+
+# With two players and room to spare, a long name with no space was cut to
+# "Wolfeschlegelst…": it wraps onto a second line instead.
+@pytest.mark.parametrize("family", ["ten_thousand", "card_chicago"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_long_name_of_two_players_is_shown_whole_on_the_tv(
+        browser: Any, tmp_path: Path, family: str, size: tuple[int, int]) -> None:
+    with _board(browser, tmp_path, family, [LONG_NAMES[1] + "al", LONG_NAMES[0]], {}, 0,
+                size) as page:
+        clipped = page.evaluate("""() => [...document.querySelectorAll('#board .scores .name')]
+            .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+            .map((el) => el.textContent)""")
+        assert clipped == []
