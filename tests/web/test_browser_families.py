@@ -702,3 +702,21 @@ def test_a_long_name_of_two_players_is_shown_whole_on_the_tv(
             .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
             .map((el) => el.textContent)""")
         assert clipped == []
+
+
+def test_the_board_fits_itself_again_when_the_window_changes(browser: Any, tmp_path: Path) -> None:
+    # A kiosk browser may go full screen after the first state: the columns fitted to the
+    # small window are not left small, nor those fitted to a big one cut off.
+    with _board(browser, tmp_path, "ten_thousand", _names(8), {"opening": 0}, 0,
+                (1280, 720)) as page:
+        page.evaluate("""() => {
+            const note = document.createElement('div');
+            note.className = 'chance'; note.style.height = '900px';
+            document.querySelector('#board > div').append(note);
+            window.dispatchEvent(new Event('resize'));
+        }""")
+        zoom = "parseFloat(document.querySelector('#board > div > h1').style.zoom || 1)"
+        assert page.evaluate(zoom) < 0.6
+        page.evaluate("document.querySelector('#board > div .chance:last-child').remove();"
+                      "window.dispatchEvent(new Event('resize'))")
+        assert page.evaluate(zoom) == 1

@@ -144,13 +144,21 @@ function render(state) {
   }
   const [left, right] = (PANELS[game.family] || genericPanel)(game, state);
   board.innerHTML = `<div>${left}</div><div class="panel">${right}</div>`;
+  fitBoard(board);
+}
+
+/** Sizes that depend on the screen's: drawn afresh when the window changes (a kiosk
+ *  browser going full screen after the first state). */
+function fitBoard(board) {
   fitWinner(board);
   fitColumns(board);
 }
+window.addEventListener("resize", () => fitBoard(document.getElementById("board")));
 
 /** A winner's name is not broken mid-word: a line too wide for its column is made smaller. */
 function fitWinner(board) {
   for (const el of board.querySelectorAll(".winner")) {
+    el.style.fontSize = "";
     if (el.scrollWidth <= el.clientWidth + 1) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
     el.style.fontSize = `${(size * el.clientWidth / el.scrollWidth * 0.98).toFixed(1)}px`;
@@ -161,10 +169,11 @@ function fitWinner(board) {
  *  8-way tie-break's note, a final round's banner of long names, Card Chicago's hands).
  *  An upright phone scrolls the page instead. */
 function fitColumns(board) {
+  for (const el of board.querySelectorAll(":scope > * > *")) el.style.zoom = "";
   if (matchMedia("(orientation: portrait)").matches) return;
   const bottom = window.innerHeight - parseFloat(getComputedStyle(board).paddingBottom);
   for (const column of board.children) {
-    for (let tries = 0; tries < 4; tries++) {
+    for (let tries = 0; tries < 4 && column.firstElementChild; tries++) {
       const top = column.getBoundingClientRect().top;
       const needed = column.scrollHeight;
       if (top + needed <= bottom + 1) break;
