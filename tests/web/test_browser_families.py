@@ -541,3 +541,187 @@ def test_a_pub_chicago_round_over_is_named_under_its_last_dice(screens: Any) -> 
     s.board_shows("Cecilia next: throw 1 of 3")
     note = s.board.inner_text("#board .rollnote")
     assert note.startswith("round 1 · Aino: "), note
+
+
+def _random_game(server: LiveServer, family: str, names: list[str], options: dict[str, Any],
+                 done: Any, seed: int = 3) -> dict[str, Any]:
+    """The engine's random players play until ``done(game state)`` or the game's end."""
+    import importlib
+    import random
+
+    engine = importlib.import_module(f"scorer.{family}")
+    rng = random.Random(seed)
+    server.table.new_game(family, names, options)
+    while not server.table.game.state()["finished"] and not done(server.table.game.state()):
+        server.table.act(engine.random_action(server.table.game, rng))
+    return server.table.game.state()
+
+
+# Seven lids were drawn as seven dots: the name column shrank to "B." and the tags
+# (worst, loser, safe) were cut off at the panel's edge, on the TV as on a phone.
+@pytest.mark.parametrize("size, players", [((1280, 720), 4), ((1920, 1080), 4),
+                                           ((1024, 768), 4), ((360, 800), 8)])
+def test_pub_chicago_names_and_tags_stay_readable_when_someone_holds_many_lids(
+        browser: Any, tmp_path: Path, size: tuple[int, int], players: int) -> None:
+    names = ["Anna-Karin Johansson", "Jürgen", "Li Lei", "Bartholomew", "Grandma Ingrid",
+             "Oskar", "Li", "Wolfeschlegelstein"][:players]
+    with LiveServer(tmp_path / "data") as server:
+        game = _random_game(server, "pub_chicago", names, {"variant": "tschigg"},
+                            lambda g: max(p["score"] for p in g["players"]) >= 7)
+        assert max(p["score"] for p in game["players"]) >= 7
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board .scores.pub .tag")
+        faults = page.evaluate("""() => {
+            const out = [];
+            const panel = document.querySelector('#board .panel').getBoundingClientRect();
+            for (const tag of document.querySelectorAll('#board .scores.pub .tag'))
+                if (tag.getBoundingClientRect().right > panel.right + 1)
+                    out.push(tag.textContent + ' cut at the panel edge');
+            for (const name of document.querySelectorAll('#board .scores.pub .name')) {
+                const em = parseFloat(getComputedStyle(name).fontSize);
+                if (name.clientWidth < Math.min(name.scrollWidth, 3 * em) - 1)
+                    out.push(name.textContent + ' shown ' + name.clientWidth + ' px wide');
+            }
+            return out;
+        }""")
+        assert faults == [], f"at {size}: {faults}"
+        page.close()
+
+
+# A long name with no spaces pushed the fifth card and the hand's name off the panel;
+# with eight players three hands of eight were on the TV, and the tricks' line was cut
+# in half even with four. A TV cannot scroll: all of it stays inside the panel.
+@pytest.mark.parametrize("players, seed", [(4, 1), (8, 2)])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 768)])
+def test_card_chicagos_shown_hands_and_tricks_stay_on_the_tv(
+        browser: Any, tmp_path: Path, players: int, seed: int, size: tuple[int, int]) -> None:
+    names = ["Jürgen", "Li Lei", "Anna-Karin Johansson-Lindqvist von Berg",
+             "Wolfeschlegelsteinhausenberger", "Grandma Ingrid", "Oskar", "Li", "Bo"][:players]
+
+    def shown_and_tricks(game: dict[str, Any]) -> bool:
+        deal = game["deal"]
+        return len(deal["tricks"]) >= 4 and bool(deal["shows"]) and \
+            len(deal["shows"][-1]["hands"]) == players
+
+    with LiveServer(tmp_path / "data") as server:
+        _random_game(server, "card_chicago", names, {}, shown_and_tricks, seed)
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board .shows .card")
+        faults = page.evaluate("""() => {
+            const out = [];
+            const panel = document.querySelector('#board .panel').getBoundingClientRect();
+            const hands = document.querySelectorAll('#board .shows tr');
+            const seen = [...document.querySelectorAll(
+                '#board .shows td, #board .shows .card, #board .panel h2, #board .panel .outcome')];
+            for (const el of seen) {
+                const r = el.getBoundingClientRect();
+                if (r.right > panel.right + 1 || r.bottom > panel.bottom + 1)
+                    out.push(el.innerText.slice(0, 20) + ' at ' + Math.round(r.right) + ',' + Math.round(r.bottom));
+            }
+            for (const td of document.querySelectorAll('#board .shows td:not(:first-child)'))
+                if (td.scrollWidth > td.clientWidth + 1) out.push(td.innerText.slice(0, 20) + ' overflows');
+            return [hands.length, out.slice(0, 6)];
+        }""")
+        assert faults == [players, []], f"at {size}: {faults}"
+        page.close()
+
+
+_LEFT_COLUMN_FAULTS = r"""() => {
+    const out = [];
+    const left = document.querySelector('#board > div').getBoundingClientRect();
+    if (left.bottom > window.innerHeight + 1) out.push('left column ends at ' + Math.round(left.bottom));
+    if (document.documentElement.scrollHeight > window.innerHeight)
+        out.push('page ' + document.documentElement.scrollHeight + ' px tall');
+    for (const el of document.querySelectorAll('#board .winner')) {
+        const text = el.firstChild;
+        for (const word of text.data.matchAll(/[^\s-]+/g)) {   // a word on two lines is broken
+            const range = document.createRange();
+            range.setStart(text, word.index);
+            range.setEnd(text, word.index + word[0].length);
+            if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1)
+                out.push(word[0] + ' broken');
+        }
+    }
+    return out;
+}"""
+
+
+# Eight long names tied, four tie-break rounds: the note said every throw of each and
+# made the page 921 px tall on a 720 TV, and the winner's name broke mid-word.
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (360, 800)])
+def test_an_eight_way_tie_break_keeps_the_left_column_on_the_tv(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    names = LONG_NAMES[:3] + ["Anna-Karin Johansson-Lindqvist", "Grandma Ingrid", "Oskar", "Li", "Bo"]
+    with LiveServer(tmp_path / "data") as server:
+        table = server.table
+        table.new_game("sum_chicago", names, {"rounds": "low"})
+        for target in range(2, 8):                     # all hit 5 and nothing else
+            for _ in names:
+                table.hand_roll([2, 3] if target == 5 else [6, 6])
+        for sums in ([6, 6], [6, 6], [1, 2]):          # three tied tie-break rounds
+            for _ in names:
+                table.hand_roll(sums)
+        while not table.state()["game"]["finished"]:
+            first = table.state()["game"]["next"]["player"] == names[0]
+            table.hand_roll([6, 6] if first else [1, 1])
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board .winner")
+        faults = page.evaluate(_LEFT_COLUMN_FAULTS)
+        if size[0] < size[1]:          # an upright phone scrolls: only the words count
+            faults = [f for f in faults if f.endswith("broken")]
+        assert faults == [], f"at {size}: {faults}"
+        assert page.inner_text("#endnote") == "tied on 5: 8 players; tie-break of 4 rounds, the " \
+            "last: Maximiliane-Anneliese von Hohenzollern 12, the others 2 or less"
+        page.close()
+
+
+# Ten Thousand's final round: "still to play" and eight long names pushed the left column
+# past the bottom of a 1080 TV.
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_ten_thousands_final_round_banner_keeps_the_left_column_on_the_tv(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        game = _random_game(server, "ten_thousand", _names(8), {"opening": 0, "target": 5000},
+                            lambda g: g["final_round"] and len(g["final_round"]["to_play"]) >= 6)
+        assert game["final_round"] and not game["finished"]
+        page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board .banner")
+        faults = page.evaluate(_LEFT_COLUMN_FAULTS)
+        assert faults == [], f"at {size}: {faults}"
+        page.close()
+
+
+# With two players and room to spare, a long name with no space was cut to
+# "Wolfeschlegelst…": it wraps onto a second line instead.
+@pytest.mark.parametrize("family", ["ten_thousand", "card_chicago"])
+@pytest.mark.parametrize("size", [(1280, 720), (1920, 1080)])
+def test_a_long_name_of_two_players_is_shown_whole_on_the_tv(
+        browser: Any, tmp_path: Path, family: str, size: tuple[int, int]) -> None:
+    with _board(browser, tmp_path, family, [LONG_NAMES[1] + "al", LONG_NAMES[0]], {}, 0,
+                size) as page:
+        clipped = page.evaluate("""() => [...document.querySelectorAll('#board .scores .name')]
+            .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1)
+            .map((el) => el.textContent)""")
+        assert clipped == []
+
+
+def test_the_board_fits_itself_again_when_the_window_changes(browser: Any, tmp_path: Path) -> None:
+    # A kiosk browser may go full screen after the first state: the columns fitted to the
+    # small window are not left small, nor those fitted to a big one cut off.
+    with _board(browser, tmp_path, "ten_thousand", _names(8), {"opening": 0}, 0,
+                (1280, 720)) as page:
+        page.evaluate("""() => {
+            const note = document.createElement('div');
+            note.className = 'chance'; note.style.height = '900px';
+            document.querySelector('#board > div').append(note);
+            window.dispatchEvent(new Event('resize'));
+        }""")
+        zoom = "parseFloat(document.querySelector('#board > div > h1').style.zoom || 1)"
+        assert page.evaluate(zoom) < 0.6
+        page.evaluate("document.querySelector('#board > div .chance:last-child').remove();"
+                      "window.dispatchEvent(new Event('resize'))")
+        assert page.evaluate(zoom) == 1

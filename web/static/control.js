@@ -429,7 +429,8 @@ function renderPlayers(s) {
   if (!g) { box.innerHTML = ""; return; }
   const canLeave = (g.next.actions || []).includes("leave");
   box.innerHTML = g.players.map((p) => `<span class="row">${esc(p.name)}: ${esc(p.score)}` +
-    (canLeave && p.active !== false ? ` <button class="secondary" data-leave="${esc(p.name)}">leave</button>` : "") +
+    // The button says whose: a row of names and "leave" buttons left it unclear.
+    (canLeave && p.active !== false ? ` <button class="secondary" data-leave="${esc(p.name)}">${esc(p.name)} leaves</button>` : "") +
     `</span>`).join(" ");
   box.querySelectorAll("[data-leave]").forEach((el) => el.addEventListener("click",
     () => post("leave", { player: el.dataset.leave }, $("playererror"))));

@@ -164,8 +164,8 @@ function cardChicagoForm(box, game, s, ui) {
       let cell;
       if (deal.buy_stop.includes(p)) cell = `<span class="muted">buy stop: no exchange</span>`;
       else if (p in done) cell = `<span class="muted">exchanged ${done[p]}</span>`;
-      else cell = [0, 1, 2, 3, 4, 5].map((n) => `<button class="secondary num" data-ex="${esc(p)}" data-count="${n}">${n}</button>`).join("");
-      return `<div class="row"><span class="who">${esc(p)}</span>${cell}</div>`;
+      else cell = `<span class="nums">` + [0, 1, 2, 3, 4, 5].map((n) => `<button class="secondary num" data-ex="${esc(p)}" data-count="${n}">${n}</button>`).join("") + `</span>`;
+      return `<div class="row exrow"><span class="who">${esc(p)}</span>${cell}</div>`;
     }).join("");
   }
 

@@ -121,6 +121,14 @@ function tokens(n, cls) {
   return n > 0 ? `<span class="tokens ${cls}">${"●".repeat(Math.min(n, 10))}${n > 10 ? "…" : ""}</span>` : "";
 }
 
+/** A player's lids or strokes in the table: up to three marks and the count, past that
+ *  one mark and "×7". Seven lids drawn as dots took the row's width, cutting the name
+ *  to one letter and the tags off the panel. */
+function tally(n, cls, mark) {
+  if (n <= 3) return (n ? `<span class="${cls}">${mark.repeat(n)}</span>` : "") + `<small>${n}</small>`;
+  return `<span class="${cls}">${mark}</span><small>×${n}</small>`;
+}
+
 function pubChicagoPanel(game, state) {
   const rnd = game.round || game.last_round;
   const next = game.next || {};
@@ -191,7 +199,8 @@ function pubChicagoPanel(game, state) {
   const info = {};
   for (const p of game.players) info[p.name] = p;
   const scale = rowScale(game.players.length, 6);
-  let right = `<table class="scores pub" style="font-size:${(4.2 * scale).toFixed(2)}vh">` +
+  // Bounded by the width too: a 4:3 screen (a tablet lying down) has less panel per vh.
+  let right = `<table class="scores pub" style="font-size:min(${(4.2 * scale).toFixed(2)}vh, ${(2.4 * scale).toFixed(2)}vw)">` +
     `<thead><tr><th>${shown ? `round ${shown.number}${shown === game.round ? "" : " · over"}` : ""}</th><th>${lids ? "lids" : "strokes"}</th><th>result</th><th>value</th><th></th></tr></thead><tbody>`;
   for (const name of order.concat(others)) {
     const p = info[name] || { score: 0, status: "" };
@@ -206,7 +215,7 @@ function pubChicagoPanel(game, state) {
     if (p.status === "loser") tags.push(`<span class="tag bad">loser</span>`);
     else if (out && p.status !== "playing") tags.push(`<span class="tag muted">${p.status === "chicago" ? "out by Chicago" : "safe"}</span>`);
     right += `<tr class="${name === next.player ? "current" : ""}${out ? " out" : ""}"><td><span class="name">${esc(name)}</span></td>` +
-      `<td class="count">${lids ? tokens(p.score, "lid") + `<small>${p.score}</small>` : `<span class="strokes">${"|".repeat(p.score)}</span><small>${p.score}</small>`}</td>` +
+      `<td class="count">${lids ? tally(p.score, "tokens lid", "●") : tally(p.score, "strokes", "|")}</td>` +
       `<td>${r ? r.dice.map((v) => dieSVG(v, { cls: "small" })).join("") : ""}</td>` +
       `<td class="big">${r && r.value != null && !sandRound ? r.value : ""}</td><td>${tags.join(" ")}</td></tr>`;
   }
@@ -269,6 +278,7 @@ function cardChicagoPanel(game, state) {
   const tricks = {};
   for (const t of deal.tricks) tricks[t.winner] = (tricks[t.winner] || 0) + 1;
   const scale = rowScale(game.players.length, 5);
+  const shrink = rowScale(game.players.length, 5);
   let right = `<table class="scores cc" style="font-size:${(4.2 * scale).toFixed(2)}vh">` + game.players.map((p) => {
     const share = Math.max(0, Math.min(1, p.score / 52));
     const badges = [];
@@ -286,14 +296,17 @@ function cardChicagoPanel(game, state) {
   if (show) {
     // A royal flush that wins at once scores no points: it wins the game.
     const what = show.points || !(game.finished && game.winner === show.best) ? `scores ${show.points}` : "wins at once";
-    right += `<h2>Round ${show.round}: ` + (show.best ? `${esc(show.best)} ${what} · ${esc(show.name)}`
-      : esc(show.note)) + `</h2><table class="shows">` + Object.entries(show.hands).map(([name, h]) =>
+    // The shown hands and the tricks shrink with the players too: with eight, the
+    // scores alone took the panel and five of the hands fell below the TV's edge.
+    right += `<h2 style="font-size:${(3.4 * shrink).toFixed(2)}vh">Round ${show.round}: ` +
+      (show.best ? `${esc(show.best)} ${what} · ${esc(show.name)}` : esc(show.note)) +
+      `</h2><table class="shows" style="font-size:${(3 * shrink).toFixed(2)}vh">` + Object.entries(show.hands).map(([name, h]) =>
       `<tr class="${name === show.best ? "best" : ""}"><td>${esc(name)}</td><td>${handHTML(h.cards)}</td>` +
       `<td class="muted">${esc(h.name)}</td></tr>`).join("") + `</table>`;
     if (show.best && show.note) right += `<div class="muted">${esc(show.note)}</div>`;
   }
   if (deal.tricks.length) {
-    right += `<div class="outcome">Tricks: ` + deal.tricks.map((t) => `${t.number}. ${esc(t.winner)}` +
+    right += `<div class="outcome" style="font-size:${(3 * shrink).toFixed(2)}vh">Tricks: ` + deal.tricks.map((t) => `${t.number}. <span class="who">${esc(t.winner)}</span>` +
       (t.card ? ` ${cardHTML(t.card)}` : "")).join(" · ") + `</div>`;
   }
   return [left, right];

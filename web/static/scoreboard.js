@@ -49,10 +49,19 @@ function sumChicagoEnd(game) {
   const tied = game.players.filter((p) => p.score === top).map((p) => p.name);
   if (tied.length < 2) return "";
   const rounds = (game.tie_break ? game.tie_break.throws : []).filter((t) => Object.keys(t).length);
-  const throws = rounds.map((t) => Object.entries(t).map(([name, sum]) => `${esc(name)} ${sum}`).join(" · "));
+  // Short enough for the TV: eight long names in four tie-break rounds ran 20 lines down
+  // the screen. Past three players the sheet names them; past two rounds the last tells.
+  const who = tied.length > 3 ? `${tied.length} players` : tied.map(esc).join(", ");
+  const said = (t) => {
+    const sums = Object.entries(t).sort((a, b) => b[1] - a[1]);
+    if (sums.length <= 3) return sums.map(([name, sum]) => `${esc(name)} ${sum}`).join(" · ");
+    return `${esc(sums[0][0])} ${sums[0][1]}, the others ${sums[1][1]} or less`;
+  };
+  const throws = rounds.length > 2 ? [`of ${rounds.length} rounds, the last: ${said(rounds[rounds.length - 1])}`]
+    : rounds.map(said);
   const how = game.winner
-    ? `tied on ${top}: ${tied.map(esc).join(", ")}; tie-break ${throws.join(", then ")}`
-    : `no single winner: ${tied.map(esc).join(", ")} tied on ${top}`;
+    ? `tied on ${top}: ${who}; tie-break ${throws.join(", then ")}`
+    : `no single winner: ${who} tied on ${top}`;
   return `<div class="chance" id="endnote">${how}</div>`;
 }
 
@@ -135,6 +144,43 @@ function render(state) {
   }
   const [left, right] = (PANELS[game.family] || genericPanel)(game, state);
   board.innerHTML = `<div>${left}</div><div class="panel">${right}</div>`;
+  fitBoard(board);
+}
+
+/** Sizes that depend on the screen's: drawn afresh when the window changes (a kiosk
+ *  browser going full screen after the first state). */
+function fitBoard(board) {
+  fitWinner(board);
+  fitColumns(board);
+}
+window.addEventListener("resize", () => fitBoard(document.getElementById("board")));
+
+/** A winner's name is not broken mid-word: a line too wide for its column is made smaller. */
+function fitWinner(board) {
+  for (const el of board.querySelectorAll(".winner")) {
+    el.style.fontSize = "";
+    if (el.scrollWidth <= el.clientWidth + 1) continue;
+    const size = parseFloat(getComputedStyle(el).fontSize);
+    el.style.fontSize = `${(size * el.clientWidth / el.scrollWidth * 0.98).toFixed(1)}px`;
+  }
+}
+
+/** A TV cannot scroll: a column taller than the screen is zoomed out until it fits (an
+ *  8-way tie-break's note, a final round's banner of long names, Card Chicago's hands).
+ *  An upright phone scrolls the page instead. */
+function fitColumns(board) {
+  for (const el of board.querySelectorAll(":scope > * > *")) el.style.zoom = "";
+  if (matchMedia("(orientation: portrait)").matches) return;
+  const bottom = window.innerHeight - parseFloat(getComputedStyle(board).paddingBottom);
+  for (const column of board.children) {
+    for (let tries = 0; tries < 4 && column.firstElementChild; tries++) {
+      const top = column.getBoundingClientRect().top;
+      const needed = column.scrollHeight;
+      if (top + needed <= bottom + 1) break;
+      const zoom = (parseFloat(column.firstElementChild.style.zoom) || 1) * (bottom - top) / needed;
+      for (const el of column.children) el.style.zoom = zoom.toFixed(3);
+    }
+  }
 }
 
 followState(render, (ok) => {
