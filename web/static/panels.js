@@ -278,7 +278,6 @@ function cardChicagoPanel(game, state) {
   const tricks = {};
   for (const t of deal.tricks) tricks[t.winner] = (tricks[t.winner] || 0) + 1;
   const scale = rowScale(game.players.length, 5);
-  const shrink = rowScale(game.players.length, 5);
   let right = `<table class="scores cc" style="font-size:${(4.2 * scale).toFixed(2)}vh">` + game.players.map((p) => {
     const share = Math.max(0, Math.min(1, p.score / 52));
     const badges = [];
@@ -298,15 +297,15 @@ function cardChicagoPanel(game, state) {
     const what = show.points || !(game.finished && game.winner === show.best) ? `scores ${show.points}` : "wins at once";
     // The shown hands and the tricks shrink with the players too: with eight, the
     // scores alone took the panel and five of the hands fell below the TV's edge.
-    right += `<h2 style="font-size:${(3.4 * shrink).toFixed(2)}vh">Round ${show.round}: ` +
+    right += `<h2 style="font-size:${(3.4 * scale).toFixed(2)}vh">Round ${show.round}: ` +
       (show.best ? `${esc(show.best)} ${what} · ${esc(show.name)}` : esc(show.note)) +
-      `</h2><table class="shows" style="font-size:${(3 * shrink).toFixed(2)}vh">` + Object.entries(show.hands).map(([name, h]) =>
+      `</h2><table class="shows" style="font-size:${(3 * scale).toFixed(2)}vh">` + Object.entries(show.hands).map(([name, h]) =>
       `<tr class="${name === show.best ? "best" : ""}"><td>${esc(name)}</td><td>${handHTML(h.cards)}</td>` +
       `<td class="muted">${esc(h.name)}</td></tr>`).join("") + `</table>`;
     if (show.best && show.note) right += `<div class="muted">${esc(show.note)}</div>`;
   }
   if (deal.tricks.length) {
-    right += `<div class="outcome" style="font-size:${(3 * shrink).toFixed(2)}vh">Tricks: ` + deal.tricks.map((t) => `${t.number}. <span class="who">${esc(t.winner)}</span>` +
+    right += `<div class="outcome" style="font-size:${(3 * scale).toFixed(2)}vh">Tricks: ` + deal.tricks.map((t) => `${t.number}. <span class="who">${esc(t.winner)}</span>` +
       (t.card ? ` ${cardHTML(t.card)}` : "")).join(" · ") + `</div>`;
   }
   return [left, right];
