@@ -38,6 +38,8 @@ MAX_BODY = 64 * 1024  # bytes of a request body: the largest the pages send is u
 # thread, and a tablet asleep with its connection half open keeps one for good (its
 # keep-alives still fit in the socket's buffer). Past the rest, the oldest stream ends.
 THREADS_FOR_TAPS = 4
+HISTORY_PAGE = 50   # games a history page lists (a tablet scrolls a few screens of them)
+UNFINISHED_FIRST = 10  # games left unfinished listed above them (the newest; all are below)
 
 
 class Streams:
@@ -180,8 +182,22 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
 
     @app.get("/history")
     def history() -> str:
-        return render_template("history.html", games=[g.to_json() for g in table.store.games()],
-                               current=table.game_id, titles=titles())
+        # A family's year of evenings is some 700 games: one page of them was 32 screens
+        # long. The newest HISTORY_PAGE at a time, those left unfinished first, and a
+        # search by player or game; `before` (a game's id) pages to older ones.
+        names = titles()
+        games = [g.to_json() for g in table.store.games()]
+        wanted = request.args.get("q", "").strip()
+        found = [g for g in games if _history_match(g, names, wanted)]
+        before = request.args.get("before", type=int)
+        older = [g for g in found if before is None or g["id"] < before]
+        unfinished = [g for g in found if not g["finished"] and g["id"] != table.game_id]
+        return render_template("history.html", games=older[:HISTORY_PAGE],
+                               more=len(older) > HISTORY_PAGE, total=len(games),
+                               found=len(found), wanted=wanted,
+                               unfinished=unfinished[:UNFINISHED_FIRST] if before is None else [],
+                               unfinished_more=len(unfinished) > UNFINISHED_FIRST,
+                               current=table.game_id, titles=names)
 
     @app.get("/favicon.ico")
     def favicon() -> Response:
@@ -412,6 +428,19 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
             return jsonify({})
 
     return app
+
+
+def _history_match(game: dict[str, Any], titles: dict[str, str], wanted: str) -> bool:
+    """Whether a history row answers a search: part of a player's name or of the game's
+    title, in any case (``wanted`` empty: every game).
+
+    >>> _history_match({"players": ["Aino", "Bertil"], "family": "sum_chicago"},
+    ...                {"sum_chicago": "Sum Chicago"}, "bert")
+    True
+    """
+    said = wanted.casefold()
+    named = [*game["players"], titles.get(game["family"], game["family"])]
+    return not said or any(said in name.casefold() for name in named)
 
 
 def _found(get: Callable[[], Any]) -> Any:

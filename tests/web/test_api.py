@@ -1,6 +1,7 @@
 """The JSON API: games, camera readings scored or waiting, corrections, hand entry, undo."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -473,3 +474,36 @@ def test_the_actions_a_screen_showed_must_be_a_count(api: Any, shown: Any) -> No
     s = api.post("undo", {"actions": shown}, status=400)
     assert s["error"] == f"actions: the number of the game's actions the screen showed, not {shown!r}"
     assert api.state() == before
+
+
+def test_a_history_of_many_games_comes_a_page_at_a_time_unfinished_ones_first(
+        api: Any) -> None:
+    # A family's year or two of evenings: some 700 games made the page 32 screens long,
+    # the oldest unfinished game's Continue 28 000 px down.
+    api.table.new_game("pub_chicago", ["Ulla", "Vidar"])       # left unfinished: game 1
+    for n in range(2, 121):
+        api.table.new_game("sum_chicago", ["Aino"] if n % 2 else ["Cecilia"])
+        for _ in range(11):                                       # played to its end
+            api.table.hand_roll([1, 1])
+    page = api.client.get("/history").get_data(as_text=True)
+    rows = re.findall(r'<td class="players">([^<]*)</td>', page)
+    assert page.index("Left unfinished") < page.index("Past games")
+    assert rows[0] == "Ulla, Vidar" and 'data-continue="1"' in page
+    assert len(rows) == 1 + 50 and "120 games, newest first" in page
+    older = re.search(r'id="older" href="([^"]+)"', page)
+    assert older and older.group(1) == "/history?before=71"
+    page2 = api.client.get(older.group(1)).get_data(as_text=True)
+    ids = [int(i) for i in re.findall(r"<tr>\s*<td>(\d+)</td>", page2)]
+    assert ids == list(range(70, 20, -1)) and "Left unfinished" not in page2
+
+    found = api.client.get("/history?q=ceci").get_data(as_text=True)
+    players = set(re.findall(r'<td class="players">([^<]*)</td>', found))
+    assert players == {"Cecilia"} and "60 of 120 games" in found
+    assert api.client.get("/history?q=pub").get_data(as_text=True).count("Ulla, Vidar") == 2
+    nothing = api.client.get("/history?q=Zorro&before=x")
+    assert nothing.status_code == 200 and 'No game with "Zorro"' in nothing.get_data(as_text=True)
+    for _ in range(12):                            # 12 more left unfinished, and one played
+        api.table.new_game("ten_thousand", ["Erik"])
+    page = api.client.get("/history").get_data(as_text=True)
+    top = page[page.index("Left unfinished"):page.index("Past games")]
+    assert top.count("data-continue") == 10 and "the newest 10; the others are" in top

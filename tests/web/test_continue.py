@@ -147,13 +147,16 @@ def test_the_history_page_continues_an_unfinished_game(browser: Any, tmp_path: P
         server.table.new_game("sum_chicago", ["Cecilia"])
         page = browser.new_page()
         page.goto(server.url + "/history")
-        rows = page.locator("tr", has=page.locator("[data-continue]"))
+        # Listed first among those left unfinished, and again by its date below.
+        assert page.locator("h2").first.inner_text() == "Left unfinished"
+        rows = page.locator("table.list").first.locator("tr", has=page.locator("[data-continue]"))
         assert rows.count() == 1 and "Aino, Bertil" in rows.inner_text()
-        page.click(f"[data-continue='{first}']")
+        assert page.locator(f"[data-continue='{first}']").count() == 2
+        page.locator(f"[data-continue='{first}']").first.click()
         page.wait_for_url(server.url + "/control")
         page.wait_for_selector("text=Bertil")
         assert server.table.game_id == first
         page.goto(server.url + "/history")
         assert "in progress" in page.locator("tr", has_text="Aino, Bertil").inner_text()
-        assert page.locator("tr", has_text="Cecilia").locator("[data-continue]").count() == 1
+        assert page.locator("tr", has_text="Cecilia").locator("[data-continue]").count() == 2
         page.close()
