@@ -692,6 +692,10 @@ def test_ten_thousands_final_round_banner_keeps_the_left_column_on_the_tv(
         page.wait_for_selector("#board .banner")
         faults = page.evaluate(_LEFT_COLUMN_FAULTS)
         assert faults == [], f"at {size}: {faults}"
+        # Counted, not named: the column is not zoomed out to make room for the names.
+        to_play = len(game["final_round"]["to_play"])
+        assert f"{to_play} still to play" in page.inner_text("#board .banner")
+        assert page.evaluate("document.querySelector('#board > div > *').style.zoom") == ""
         page.close()
 
 

@@ -41,9 +41,11 @@ function tenThousandPanel(game, state) {
     left += `<div class="banner">Tie-break round ${game.tie_break.round}: ` +
       `${game.tie_break.players.map(esc).join(" vs ")}</div>`;
   } else if (game.final_round) {
+    // Past three, a count: eight long names filled the column (the scores say whose turn).
     const rest = game.final_round.to_play || [];
+    const still = rest.length > 3 ? `${rest.length} still to play` : `still to play: ${rest.map(esc).join(", ")}`;
     left += `<div class="banner">Final round! ${esc(game.final_round.reached_by)} reached ${game.target}` +
-      (rest.length ? ` · still to play: ${rest.map(esc).join(", ")}` : "") + `</div>`;
+      (rest.length ? ` · ${still}` : "") + `</div>`;
   }
 
   // The moment just passed: a farkle (the throw that ended the turn is the latest one),
