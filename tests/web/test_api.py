@@ -487,7 +487,7 @@ def test_a_history_of_many_games_comes_a_page_at_a_time_unfinished_ones_first(
             api.table.hand_roll([1, 1])
     page = api.client.get("/history").get_data(as_text=True)
     rows = re.findall(r'<td class="players">([^<]*)</td>', page)
-    assert page.index("Left unfinished") < page.index("Past games")
+    assert page.index('name="q"') < page.index("Left unfinished") < page.index("Past games")
     assert rows[0] == "Ulla, Vidar" and 'data-continue="1"' in page
     assert len(rows) == 1 + 50 and "120 games, newest first" in page
     older = re.search(r'id="older" href="([^"]+)"', page)
