@@ -299,7 +299,7 @@ function cardChicagoPanel(game, state) {
     const what = show.points || !(game.finished && game.winner === show.best) ? `scores ${show.points}` : "wins at once";
     // The shown hands and the tricks shrink with the players too: with eight, the
     // scores alone took the panel and five of the hands fell below the TV's edge.
-    right += `<h2 style="font-size:${(3.4 * scale).toFixed(2)}vh">Round ${show.round}: ` +
+    right += `<h2 class="showhead" style="font-size:${(3.4 * scale).toFixed(2)}vh">Round ${show.round}: ` +
       (show.best ? `${esc(show.best)} ${what} · ${esc(show.name)}` : esc(show.note)) +
       `</h2><table class="shows" style="font-size:${(3 * scale).toFixed(2)}vh">` + Object.entries(show.hands).map(([name, h]) =>
       `<tr class="${name === show.best ? "best" : ""}"><td>${esc(name)}</td><td>${handHTML(h.cards)}</td>` +
