@@ -23,7 +23,7 @@ from .actions import Action
 from .cards import (Card, CardError, Category, HandValue, deck, describe, hand_value,
                     parse_card, parse_hand, suit_key)
 from .card_chicago_hands import (ALL_EXCHANGES, exchanged_since, hands_problem, held,
-                                 shown_before, trick_problem)
+                                 known_hands, shown_before, trick_problem)
 from .errors import Refusal, with_article
 from .rules import Rules
 
@@ -795,12 +795,8 @@ def _random_trick(state: CardChicagoState, rng: Any) -> dict[str, Any]:
 
 def _held_by_others(deal: Deal, player: str, upto: int) -> set[Card]:
     """The cards the table knows other players than ``player`` to hold."""
-    cards: set[Card] = set()
-    for other in deal.order:
-        known = held(deal, other, upto) if other != player else None
-        if known is not None:
-            cards |= known[0]
-    return cards
+    return {card for other, (cards, _why) in known_hands(deal, upto).items()
+            if other != player for card in cards}
 
 
 def _random_hands(state: CardChicagoState, rng: Any) -> dict[str, str]:

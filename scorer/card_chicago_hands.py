@@ -65,40 +65,40 @@ def held(deal: Deal, player: str, upto: int) -> tuple[frozenset[Card], str] | No
     return cards, f"shown in round {round_}: {text}, {why}"
 
 
+def known_hands(deal: Deal, upto: int) -> dict[str, tuple[frozenset[Card], str]]:
+    """Each player whose hand the table knows after exchange ``upto`` (see :func:`held`)."""
+    known = {player: held(deal, player, upto) for player in deal.order}
+    return {player: hand for player, hand in known.items() if hand is not None}
+
+
 def hands_problem(deal: Deal, number: int, hands: Mapping[str, Sequence[Card]]
                   ) -> str | None:
     """Why the ``hands`` of show round ``number`` cannot be what their players hold, or
     ``None``: each hand against its owner's earlier hand and exchanges, the final hands
     against the cards their owners took tricks with, and every hand against the cards
     another player is known to hold."""
-    upto = number
+    kept = {p: hand for p, hand in known_hands(deal, number).items() if p not in hands}
     for player, cards in hands.items():
         problem = _against_before(deal, player, number, frozenset(cards))
         if problem is None and number == 3:
             problem = _against_tricks(deal, player, frozenset(cards))
         if problem is not None:
             return problem
-        for other in deal.order:
-            known = held(deal, other, upto) if other not in hands else None
-            if known is None:
-                continue
+        for other, (other_cards, why) in kept.items():
             for card in cards:
-                if card in known[0]:
+                if card in other_cards:
                     return (f"the card {card.code} of {player}'s hand is in {other}'s hand "
-                            f"({known[1]})")
+                            f"({why})")
     return None
 
 
 def trick_problem(deal: Deal, winner: str, card: Card) -> str | None:
     """Why ``winner`` cannot have taken a trick with ``card``, or ``None``."""
-    for player in deal.order:
-        known = held(deal, player, ALL_EXCHANGES)
-        if known is None:
-            continue
-        if player == winner and card not in known[0]:
-            return f"{card.code} is not in {winner}'s hand ({known[1]})"
-        if player != winner and card in known[0]:
-            return f"{card.code} is in {player}'s hand ({known[1]}), not {winner}'s"
+    for player, (cards, why) in known_hands(deal, ALL_EXCHANGES).items():
+        if player == winner and card not in cards:
+            return f"{card.code} is not in {winner}'s hand ({why})"
+        if player != winner and card in cards:
+            return f"{card.code} is in {player}'s hand ({why}), not {winner}'s"
     return None
 
 
