@@ -337,7 +337,10 @@ class SumChicagoRules(Rules[SumChicagoState]):
         current = state.current()
         actions = ["roll"] if current else []
         if not state.finished:
-            actions += ([] if state.in_tie_break else ["join"]) + (["leave"] if state.active else [])
+            # Join only while a seat is free (those who left keep theirs): the control page
+            # shows the join field exactly when it is offered.
+            joinable = not state.in_tie_break and len(state.seats) < self.max_players
+            actions += (["join"] if joinable else []) + (["leave"] if state.active else [])
         last = state.last_throw
         return {
             "finished": state.finished,

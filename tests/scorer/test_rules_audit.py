@@ -299,3 +299,16 @@ def test_sum_chicago_every_variant_plays_as_the_rule_book_says(values: tuple[Any
         assert (state["finished"], state["winner"]) == (True, tied[0])
         assert [p["score"] for p in state["players"]] == [totals[p] for p in players]
 
+
+
+def test_sum_chicago_offers_join_only_while_a_seat_is_free() -> None:
+    # The control page shows the join field when the state offers "join": at 40 seats
+    # (those who left keep theirs) every join is refused, so none may be offered.
+    game = new_game("sum_chicago", [f"P{i}" for i in range(39)])
+    assert "join" in game.state()["next"]["actions"]
+    game.apply({"type": "join", "player": "Newcomer"})
+    assert not game.is_legal({"type": "join", "player": "Another"})
+    assert "join" not in game.state()["next"]["actions"]
+    game.apply({"type": "leave", "player": "P3"})
+    assert not game.is_legal({"type": "join", "player": "Another"})
+    assert "join" not in game.state()["next"]["actions"]
