@@ -59,9 +59,10 @@ function sumChicagoEnd(game) {
   };
   const throws = rounds.length > 2 ? [`of ${rounds.length} rounds, the last: ${said(rounds[rounds.length - 1])}`]
     : rounds.map(said);
-  const how = game.winner
-    ? `tied on ${top}: ${who}; tie-break ${throws.join(", then ")}`
-    : `no single winner: ${who} tied on ${top}`;
+  // The others tied having left, the one still playing wins with no tie-break (RULES.md §1).
+  const how = !game.winner ? `no single winner: ${who} tied on ${top}`
+    : throws.length ? `tied on ${top}: ${who}; tie-break ${throws.join(", then ")}`
+    : `tied on ${top}: ${who}; ${esc(game.winner)} alone of them still plays: no tie-break`;
   return `<div class="chance" id="endnote">${how}</div>`;
 }
 
