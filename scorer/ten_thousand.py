@@ -464,15 +464,16 @@ class TenThousandRules(Rules[TenThousandState]):
 
     def _goal_lines(self, options: Mapping[str, Any]) -> list[str]:
         target = options["target"]
+        # With the exact target a bank past it is lost: nobody reaches it with more.
+        reach = f"{target} points" + ("" if options["exact_target"] else " (or more)")
         if options["final_round"]:
-            goal = [f"10000: the first to reach {target} points (or more) starts the final round.",
+            goal = [f"10000: the first to reach {reach} starts the final round.",
                     "Final round: every other player gets one more turn, then the highest "
                     "total wins; reaching the target in it starts nothing new (decision).",
                     "Tie: the tied players play extra rounds, in seat order, until one leads "
                     "after a full round (decision)."]
         else:
-            goal = [f"10000: the first to reach {target} points (or more) wins at once "
-                    "(no final round)."]
+            goal = [f"10000: the first to reach {reach} wins at once (no final round)."]
         if options["exact_target"]:
             # Without a final round the first to reach the target wins: no tie to break.
             goal.append(f"Exact target: a bank that would pass {target} is lost" +

@@ -312,3 +312,19 @@ def test_sum_chicago_offers_join_only_while_a_seat_is_free() -> None:
     game.apply({"type": "leave", "player": "P3"})
     assert not game.is_legal({"type": "join", "player": "Another"})
     assert "join" not in game.state()["next"]["actions"]
+
+
+# -- the help text the control page lists ------------------------------------------------------
+
+
+@pytest.mark.parametrize("final_round", [True, False])
+def test_with_the_exact_target_the_help_never_says_more_than_the_target_reaches_it(
+        final_round: bool) -> None:
+    # RULES.md §3: with the exact target "a bank that would pass the target is lost", so
+    # nobody reaches it with more; the first line said "(or more)" all the same.
+    exact = new_game("ten_thousand", ["A", "B"], {"exact_target": True, "target": 5000,
+                                                   "final_round": final_round})
+    first = exact.state()["help"][0]
+    assert "5000 points" in first and "or more" not in first
+    plain = new_game("ten_thousand", ["A", "B"], {"final_round": final_round})
+    assert "10000 points (or more)" in plain.state()["help"][0]
