@@ -373,7 +373,10 @@ class SumChicagoRules(Rules[SumChicagoState]):
         lines = [
             f"Sum Chicago with {options['dice']} dice: {len(targets)} rounds, targets "
             f"{', '.join(map(str, targets))}.",
-            "Each round every player throws once; hitting the target scores it, else 0.",
+            "Each round every player throws once; hitting the target scores it, else 0."
+            if options["throws"] == 1 else
+            "Each round every player throws, twice at most; hitting the target scores it, "
+            "else 0.",
         ]
         if options["throws"] == 2:
             lines.append("Tupla-Chicago: a missed first throw is thrown again; only the second counts.")

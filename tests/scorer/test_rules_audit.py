@@ -328,3 +328,13 @@ def test_with_the_exact_target_the_help_never_says_more_than_the_target_reaches_
     assert "5000 points" in first and "or more" not in first
     plain = new_game("ten_thousand", ["A", "B"], {"final_round": final_round})
     assert "10000 points (or more)" in plain.state()["help"][0]
+
+
+def test_tupla_chicagos_help_does_not_say_each_player_throws_once() -> None:
+    # RULES.md §1, throws 2: a missed first throw is thrown again. The help's second line
+    # said "every player throws once" right above the line that says otherwise.
+    tupla = new_game("sum_chicago", ["A", "B"], {"throws": 2}).state()["help"]
+    assert not [line for line in tupla if "throws once" in line and "Tie" not in line]
+    assert any("only the second counts" in line for line in tupla)
+    single = new_game("sum_chicago", ["A", "B"]).state()["help"]
+    assert "Each round every player throws once; hitting the target scores it, else 0." in single
