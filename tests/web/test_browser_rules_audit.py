@@ -32,3 +32,20 @@ def test_a_tie_at_the_top_with_the_others_gone_says_why_no_tie_break_was_thrown(
         assert board.inner_text("#endnote") == \
             "tied on 2: Aino, Bertil; Bertil alone of them still plays: no tie-break"
         board.close()
+
+
+def test_the_control_page_counts_one_die_left_as_one_die(browser: Any, tmp_path: Path) -> None:
+    # 10000: five 5s set aside leave one die to throw; the status line said "(1 dice)".
+    with LiveServer(tmp_path / "data", port=9253) as server:
+        table = server.table
+        table.new_game("ten_thousand", ["Aino", "Bertil"], {})
+        table.hand_roll([5, 5, 5, 5, 5, 2])
+        table.act({"type": "set_aside", "player": "Aino", "dice": [5, 5, 5, 5, 5]})
+        page = browser.new_page(viewport={"width": 820, "height": 1180})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#status b")
+        assert page.inner_text("#status") == "Aino's throw (1 die)"
+        table.act({"type": "bank", "player": "Aino"})
+        page.wait_for_function("() => document.querySelector('#status').innerText.includes('Bertil')")
+        assert page.inner_text("#status") == "Bertil's throw (6 dice)"
+        page.close()

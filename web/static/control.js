@@ -106,7 +106,7 @@ function renderStatus(s) {
   }
   else {
     const n = g.next || {};
-    if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s throw (${n.dice} dice)` : `<b>${esc(n.player)}</b> to play`;
+    if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s throw (${n.dice} ${n.dice === 1 ? "die" : "dice"})` : `<b>${esc(n.player)}</b> to play`;
     else html = g.family === "card_chicago" ? "The hands are entered next" : "Waiting";
     if (g.family === "sum_chicago" && g.target != null) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
     else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break: the highest sum wins`;
