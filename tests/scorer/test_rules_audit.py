@@ -237,7 +237,10 @@ def test_random_games_score_as_the_rule_book_says(seed: int) -> None:
                 keeper.turn_over(player, points)
                 after = game.state()["players"]
                 gained = [a["score"] - b["score"] for a, b in zip(after, before)]
-                banked_turns[player].append(gained[players.index(player)])
+                mine = gained.pop(players.index(player))
+                # A bank records the turn's set-asides, or nothing; nobody else's total moves.
+                assert mine in (0, points) and not any(gained)
+                banked_turns[player].append(mine)
                 break
         state = game.state()
         assert [p["score"] for p in state["players"]] == [keeper.scores[p] for p in players]
