@@ -626,6 +626,23 @@ def test_an_outline_marked_at_another_resolution_is_drawn_where_the_reader_uses_
         assert table.state()["camera"]["tray"] == [[2, 2], [6, 2], [6, 6], [2, 6]]
 
 
+def test_an_empty_tray_taken_for_another_view_is_not_said_to_be_taken(
+        data_dir: Path, tmp_path: Path) -> None:
+    """Outline and empty tray were taken from 16×8 frames; the camera now gives 8×8, another
+    shape (another camera or view): the reader uses neither, and the page must not say
+    "empty tray taken" beside "the tray is not marked yet", leaving the dice read without
+    it and nobody told to take it again."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json", Calibration.from_rect(
+        1, 1, 15, 7, image_size=(16, 8), background=np.zeros((8, 16, 3), np.uint8)))
+    with _running(data_dir, calibrator) as table:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])       # a new state is built
+        camera = table.state()["camera"]
+        assert camera["tray"] is None
+        assert camera["empty_tray"] is False
+
+
 def _two_pictures(path: Path) -> Calibrator:
     """A calibration taught a logo for 1 (dark) and one for 6 (light)."""
     from calibration import Calibration, PictureFace
