@@ -898,6 +898,28 @@ def test_an_empty_tray_unlike_its_picture_says_the_view_has_changed(tmp_path: Pa
     assert calibrator.view_changed is False
 
 
+def test_a_picture_with_nothing_in_it_is_not_taken_for_a_moved_camera(tmp_path: Path) -> None:
+    """The light is switched off (the exposure is locked: the frames come out black), the
+    lens is covered, or glare whites the picture out: the reader sees no die, and the tray
+    is not where its picture shows it. That is no sign of a moved camera, and the control
+    page must not ask for the tray to be marked and taken empty again (taken so, the empty
+    tray's picture would be a black one); a note already shown stays."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    before = calibrator.calibration
+    dark = np.random.default_rng(0).integers(0, 3, (240, 320, 3), dtype=np.uint8)
+    for blank in (np.zeros((240, 320, 3), np.uint8), dark, np.full((240, 320, 3), 255, np.uint8)):
+        calibrator.read(blank)
+        assert calibrator.view_changed is False and calibrator.calibration is before
+    calibrator.read(_bare_tray(8))                        # another tray (or view) now
+    assert calibrator.view_changed is True
+    calibrator.read(np.zeros((240, 320, 3), np.uint8))
+    assert calibrator.view_changed is True
+
+
 def test_the_control_page_is_told_when_the_tray_moved(data_dir: Path, tmp_path: Path) -> None:
     import cv2
 
