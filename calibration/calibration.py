@@ -84,6 +84,8 @@ def calibration_from_json(data: Any) -> Calibration:
         for k in _objects(data.get("known_dice"), "known_dice")
     )
     image_size = data.get("image_size")
+    if tray is not None and image_size is not None:
+        _tray_in_frame(tray, _list(image_size, "image_size", 2))
     return Calibration(
         tray=tray,
         background=background,
@@ -219,6 +221,17 @@ def _die_size(raw: Any, image_size: Any) -> float:
         raise ValueError(f"die_size_px {raw!r} is larger than the camera's frame "
                          f"({frame or MAX_DIE_PX:g} px)")
     return size
+
+
+def _tray_in_frame(tray: tuple[tuple[float, float], ...], image_size: list[Any]) -> None:
+    """Refuse a tray outline wholly beyond the frames ``image_size`` says it was marked in:
+    the reader and the roll watcher would look at a pixel at the frame's edge and find no
+    die, silently. (One reaching a little past the edge, written by hand, reads as it is.)"""
+    width, height = (_whole(v, "image_size") for v in image_size)
+    xs, ys = [x for x, _ in tray], [y for _, y in tray]
+    if min(xs) >= width or max(xs) <= 0 or min(ys) >= height or max(ys) <= 0:
+        raise ValueError(f"the tray outline lies wholly outside the {width}x{height} frames "
+                         "of image_size: an outline is marked in the camera's picture")
 
 
 def load_calibration(path: str | os.PathLike[str]) -> Calibration:

@@ -19,6 +19,9 @@ __all__ = ["CameraUnavailable", "SPECS", "open_camera", "reopener", "usb_candida
 SPECS = ("auto", "sim", "picamera", "usb:N", "PATH")
 """The ``--camera`` values, as shown in messages."""
 
+MAX_VIDEO_NUMBER = 255
+"""The highest N of ``/dev/videoN`` (Linux's V4L2 has 256 of them)."""
+
 
 class CameraUnavailable(ValueError):
     """The requested camera cannot be opened; the message says why and what to use."""
@@ -76,6 +79,11 @@ def open_camera(spec: str, *, seed: int = 0, dice: int = 2,
         except ValueError as exc:
             raise CameraUnavailable(f"--camera picamera: {exc}") from exc
     if re.fullmatch(r"usb:\d+", spec):
+        if len(spec[4:].lstrip("0")) > 3 or int(spec[4:]) > MAX_VIDEO_NUMBER:
+            # OpenCV fails on a number beyond a C int with its own traceback (and Python
+            # reads none of over 4300 digits).
+            raise CameraUnavailable(f"--camera {spec}: no camera at /dev/video{spec[4:]} "
+                                    f"(Linux numbers them 0 to {MAX_VIDEO_NUMBER})")
         try:
             return usb(int(spec[4:]))
         except ValueError as exc:

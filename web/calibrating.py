@@ -54,6 +54,11 @@ RESCALED = 0.1
 # already made (its centre moved within this share of the shift's length of it): the
 # person marked the tray where a knock had put it, and only the picture is out of date.
 REMARKED_NEAR = 0.5
+# A frame whose grey levels spread less than this shows no tray at all (the light switched
+# off under a locked exposure, the lens covered, glare whiting it out): unlike the empty
+# tray's picture, it would be taken for a camera turned or raised. The simulated trays'
+# empty pictures spread 5.8-58 levels.
+BLANK_SPREAD = 3.0
 
 
 class TrayNotEmpty(ValueError):
@@ -133,6 +138,8 @@ class Calibrator:
                 or cal.background.shape != frame.shape):
             self.view_changed = False
             return
+        if _blank(frame):
+            return  # the light off or the lens covered: nothing to judge the view by
         shift = tray_shift(frame, cal.background,
                            cal.tray_bounds(width, height) if cal.tray is not None else None)
         self.view_changed = shift is None
@@ -416,6 +423,12 @@ class Calibrator:
 class CalibrationFileChanged(OSError):
     """The calibration file was changed by another program while dicetray ran: a change
     from the control page is not saved over it (it would undo the hand edit)."""
+
+
+def _blank(frame: np.ndarray) -> bool:
+    """Whether ``frame`` (BGR) is all but one level: no picture of the tray."""
+    grey = cv2.cvtColor(np.ascontiguousarray(frame[::8, ::8]), cv2.COLOR_BGR2GRAY)
+    return float(grey.std()) < BLANK_SPREAD
 
 
 def _file_state(path: Path) -> tuple[int, int, int] | None:

@@ -566,8 +566,9 @@ class Table:
                 "stale": None if px else self._calibrator.stale_size}
 
     def _has_empty_tray(self) -> bool:
-        """Whether the reader holds the empty tray's picture."""
-        cal = self._calibration
+        """Whether the reader uses an empty tray's picture: one taken of another view (frames
+        of another shape) it does without, as it does without that view's outline."""
+        cal = self._calibration_for_frames()
         return cal is not None and cal.background is not None
 
     def _teachable(self, reading: Any) -> list[int]:

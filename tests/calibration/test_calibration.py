@@ -140,6 +140,12 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
          "camera's frame (20000 px)"),
         ('{"version": 1, "die_size_px": 700, "image_size": [640, 480]}',
          "die_size_px 700 is larger than the camera's frame (640 px)"),
+        # An outline wholly beyond the frames it says it was marked in: the roll watcher
+        # watched a pixel at the frame's edge and the reader found no die, silently.
+        ('{"version": 1, "tray": [[700, 500], [800, 500], [800, 600]], "image_size": [640, 480]}',
+         "the tray outline lies wholly outside the 640x480 frames of image_size"),
+        ('{"version": 1, "tray": [[10, -90], [600, -90], [600, -10]], "image_size": [640, 480]}',
+         "the tray outline lies wholly outside the 640x480 frames of image_size"),
         ('{"version": 1, "tray": %s}' % ("[" * 100_000 + "]" * 100_000), "nested too deeply"),
         # Python refuses to read an integer of over 4300 digits with a plain ValueError,
         # which once escaped without the file's name.

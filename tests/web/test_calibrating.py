@@ -626,6 +626,23 @@ def test_an_outline_marked_at_another_resolution_is_drawn_where_the_reader_uses_
         assert table.state()["camera"]["tray"] == [[2, 2], [6, 2], [6, 6], [2, 6]]
 
 
+def test_an_empty_tray_taken_for_another_view_is_not_said_to_be_taken(
+        data_dir: Path, tmp_path: Path) -> None:
+    """Outline and empty tray were taken from 16×8 frames; the camera now gives 8×8, another
+    shape (another camera or view): the reader uses neither, and the page must not say
+    "empty tray taken" beside "the tray is not marked yet", leaving the dice read without
+    it and nobody told to take it again."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json", Calibration.from_rect(
+        1, 1, 15, 7, image_size=(16, 8), background=np.zeros((8, 16, 3), np.uint8)))
+    with _running(data_dir, calibrator) as table:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])       # a new state is built
+        camera = table.state()["camera"]
+        assert camera["tray"] is None
+        assert camera["empty_tray"] is False
+
+
 def _two_pictures(path: Path) -> Calibrator:
     """A calibration taught a logo for 1 (dark) and one for 6 (light)."""
     from calibration import Calibration, PictureFace
@@ -879,6 +896,28 @@ def test_an_empty_tray_unlike_its_picture_says_the_view_has_changed(tmp_path: Pa
     assert calibrator.view_changed is True
     calibrator.take_empty_tray(None)                      # forgotten: nothing to compare
     assert calibrator.view_changed is False
+
+
+def test_a_picture_with_nothing_in_it_is_not_taken_for_a_moved_camera(tmp_path: Path) -> None:
+    """The light is switched off (the exposure is locked: the frames come out black), the
+    lens is covered, or glare whites the picture out: the reader sees no die, and the tray
+    is not where its picture shows it. That is no sign of a moved camera, and the control
+    page must not ask for the tray to be marked and taken empty again (taken so, the empty
+    tray's picture would be a black one); a note already shown stays."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    before = calibrator.calibration
+    dark = np.random.default_rng(0).integers(0, 3, (240, 320, 3), dtype=np.uint8)
+    for blank in (np.zeros((240, 320, 3), np.uint8), dark, np.full((240, 320, 3), 255, np.uint8)):
+        calibrator.read(blank)
+        assert calibrator.view_changed is False and calibrator.calibration is before
+    calibrator.read(_bare_tray(8))                        # another tray (or view) now
+    assert calibrator.view_changed is True
+    calibrator.read(np.zeros((240, 320, 3), np.uint8))
+    assert calibrator.view_changed is True
 
 
 def test_the_control_page_is_told_when_the_tray_moved(data_dir: Path, tmp_path: Path) -> None:

@@ -135,6 +135,16 @@ def test_serve_refuses_a_camera_it_cannot_open(tmp_path: Path, capsys: Any) -> N
     assert "usb:7" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("spec", ["usb:2147483648", "usb:99999999999999999999",
+                                  "usb:" + "9" * 5000])
+def test_serve_refuses_a_webcam_number_no_device_can_have(tmp_path: Path, capsys: Any,
+                                                          spec: str) -> None:
+    """A number too big for OpenCV once ended in its traceback, not in a line naming it."""
+    assert main(["serve", "--camera", spec, "--data", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"dicetray: --camera {spec}: ") and "Traceback" not in err
+
+
 @pytest.mark.parametrize("port", ["-1", "0", "99999"])
 def test_serve_refuses_a_port_that_is_none(tmp_path: Path, capsys: Any, port: str) -> None:
     with pytest.raises(SystemExit) as exit:
