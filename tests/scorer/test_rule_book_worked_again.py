@@ -1,4 +1,4 @@
-"""10000 and Sum Chicago checked clause by clause against RULES.md §1 and §3.
+"""10000 and Sum Chicago worked out a second time from RULES.md §1 and §3, clause by clause.
 
 The scoring table is worked out here a second time, from the rule text alone: every
 way to split the dice set aside into the table's combinations is tried, and the legal
