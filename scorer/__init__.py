@@ -11,7 +11,7 @@ A game is a log of actions (GAMEFILE.md); its state is the log replayed.
 from .actions import Action, parse_dice
 from .errors import GameError, GameFileError, IllegalAction, Refusal
 from .game import FAMILIES, FORMAT, Dropped, Game, load_game, new_game, rules_for
-from .rules import Rules
+from .rules import OptionWords, Rules
 
 __all__ = ["Action", "Dropped", "FAMILIES", "FORMAT", "Game", "GameError", "GameFileError",
-           "IllegalAction", "Refusal", "Rules", "load_game", "new_game", "parse_dice", "rules_for"]
+           "IllegalAction", "OptionWords", "Refusal", "Rules", "load_game", "new_game", "parse_dice", "rules_for"]

@@ -25,7 +25,7 @@ from .cards import (Card, CardError, Category, HandValue, deck, describe, hand_v
 from .card_chicago_hands import (ALL_EXCHANGES, exchanged_since, hands_problem, held,
                                  known_hands, shown_before, trick_problem)
 from .errors import Refusal, with_article
-from .rules import Rules
+from .rules import OptionWords, Rules
 
 WIN_AT = 52
 TRICKS = 5
@@ -240,6 +240,21 @@ class CardChicagoRules(Rules[CardChicagoState]):
                "buy_stop": (46, 42, 41), "buy_stop_lasts": ("deal", "game"),
                "win_needs_chicago": ("no", "play_on", "reset"),
                "zero_option": (False, True), "equal_hands": ("nobody", "suit_order")}
+    option_words = {
+        "four_of_a_kind": OptionWords("four of a kind scores", ("7", "8")),
+        "straight_flush": OptionWords("straight flush scores", ("8", "11")),
+        "royal_flush": OptionWords("royal flush scores", ("52", "20", "8", "wins the game")),
+        "last_trick": OptionWords("last trick scores", ("5", "2, or 5 taken with a two")),
+        "chicago_from": OptionWords("Chicago may be called", ("from 15 points", "always")),
+        "chicago_lead": OptionWords("after a Chicago call leads", ("the caller",
+                                                                   "the dealer's left")),
+        "buy_stop": OptionWords("buy stop (no exchange) from", ("46 points", "42 points", "41 points")),
+        "buy_stop_lasts": OptionWords("buy stop lasts", ("the next deal", "the rest of the game")),
+        "win_needs_chicago": OptionWords("reaching 52 without a Chicago",
+                                          ("wins", "plays on", "goes back to 0")),
+        "zero_option": OptionWords("four of a kind may zero the others", ("no", "yes")),
+        "equal_hands": OptionWords("equal best hands", ("score nothing", "suits decide: ♠ ♥ ♦ ♣")),
+    }
     action_types = frozenset({"exchange", "show", "call", "trick", "zero"})
     min_players = 2
     max_players = MOST_PLAYERS

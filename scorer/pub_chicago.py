@@ -28,7 +28,7 @@ from .pub_chicago_dice import (DEFAULT_ANNOUNCEMENT, Announcement, Result, best_
                                is_chicago, is_sand, parse_announcement, sand_outcome, value)
 from .pub_chicago_help import help_lines
 from .pub_chicago_match import Match, chicago_out, new_match, ring, settle
-from .rules import Rules
+from .rules import OptionWords, Rules
 
 __all__ = ["RULES", "PubChicagoRules", "PubChicagoState", "ThrowRound", "Turn", "Announcement",
            "value", "random_action"]
@@ -157,6 +157,10 @@ class PubChicagoRules(Rules[PubChicagoState]):
     options = {"variant": ("basis", "bayrisch", "tschigg"), "match_length": (3, 1, 5, 10)}
     # Bayrisch and Tschigg end by themselves: only Basis plays a match of loser searches.
     option_needs = {"match_length": ("variant", "basis")}
+    option_words = {
+        "variant": OptionWords("variant", ("Basis (strokes)", "Bayrisch (lids)", "Tschigg (Swiss)")),
+        "match_length": OptionWords("loser searches in a match", ("3", "1", "5", "10")),
+    }
     action_types = frozenset({"leader", "roll", "set_aside", "turn_sixes", "done", "announce"})
     min_players = 2
     max_players = 40

@@ -2,11 +2,26 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Hashable, Mapping, Sequence, TypeVar
 
 from .actions import Action
 
 S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class OptionWords:
+    """How the start form names an option and each of its values, in the rule book's
+    words rather than the game file's keys.
+
+    >>> OptionWords("Three 1s score", ("1000", "300 (Greed)")).values[1]
+    '300 (Greed)'
+    """
+
+    label: str
+    #: one per value of the option, in the order of ``Rules.options`` (default first).
+    values: tuple[str, ...]
 
 
 class Rules(ABC, Generic[S]):
@@ -25,6 +40,8 @@ class Rules(ABC, Generic[S]):
     #: option key -> (another option, the value it needs): an option that means
     #: something only with that value (Pub Chicago's match length, in Basis alone).
     option_needs: ClassVar[Mapping[str, tuple[str, Any]]] = {}
+    #: option key -> how the start form says it (every option has them).
+    option_words: ClassVar[Mapping[str, OptionWords]] = {}
     #: the action types of this family besides undo and correct.
     action_types: ClassVar[frozenset[str]]
     min_players: ClassVar[int] = 1

@@ -16,7 +16,7 @@ from typing import Any, Mapping, Sequence
 
 from .actions import Action, is_name
 from .errors import Refusal, with_article
-from .rules import Rules
+from .rules import OptionWords, Rules
 
 
 @lru_cache(maxsize=None)
@@ -118,6 +118,15 @@ class SumChicagoRules(Rules[SumChicagoState]):
     options = {"dice": (2, 3), "order": ("ascending", "descending"),
                "rounds": ("all", "low", "high", "even", "odd"), "throws": (1, 2),
                "starter": ("fixed", "rotating")}
+    option_words = {
+        "dice": OptionWords("dice", ("2: targets 2-12", "3: targets 3-18")),
+        "order": OptionWords("targets in order", ("ascending", "descending (Kääntö-Chicago)")),
+        "rounds": OptionWords("rounds", ("every target", "the low targets", "the high targets",
+                                         "the even targets", "the odd targets")),
+        "throws": OptionWords("throws a round", ("1", "2 when the first misses (Tupla-Chicago)")),
+        "starter": OptionWords("each round begins with", ("the first player",
+                                                          "the last round's last thrower")),
+    }
     action_types = frozenset({"roll", "join", "leave"})
     min_players = 1
     max_players = 40

@@ -24,7 +24,7 @@ from .actions import Action
 from .errors import Refusal
 from .farkle_scoring import TWO_TRIPLETS, Table, farkle_chance, is_farkle, score_selection, \
     scoring_dice, selections
-from .rules import Rules
+from .rules import OptionWords, Rules
 
 DICE = 6
 PENALTY_AFTER = 3   # farkles in a row that cost the three-farkle penalty
@@ -136,6 +136,21 @@ class TenThousandRules(Rules[TenThousandState]):
         "greed": (False, True), "straight": (1500, 2000), "three_pairs": (1500, 1000),
         "multiples": ("doubling", "linear"), "specials": (True, False),
         "final_round": (True, False),
+    }
+    option_words = {
+        "target": OptionWords("target", ("10000", "5000 (often with 350 to open)")),
+        "opening": OptionWords("first bank needs", ("500", "nothing", "350", "750", "1000")),
+        "three_farkles": OptionWords("three farkles in a row", ("no penalty", "−1000")),
+        "exact_target": OptionWords("exact target", ("off", "on: a bank past it is lost")),
+        "zilch": OptionWords("Zilch", ("off", "on: every scoring die is set aside")),
+        "greed": OptionWords("three 1s score", ("1000", "300 (Greed)")),
+        "straight": OptionWords("straight 1-6 scores", ("1500", "2000")),
+        "three_pairs": OptionWords("three pairs score", ("1500", "1000")),
+        "multiples": OptionWords("four, five, six alike score",
+                                 ("2×, 4×, 8× three alike", "2×, 3×, 4× three alike")),
+        "specials": OptionWords("straight, three pairs, two triplets", ("score", "do not score")),
+        "final_round": OptionWords("final round", ("on: the others play once more",
+                                                   "off: the first to the target wins")),
     }
     action_types = frozenset({"roll", "set_aside", "bank"})
     min_players = 1

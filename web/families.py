@@ -6,8 +6,9 @@ from typing import Any
 import scorer
 
 def family_table() -> dict[str, Any]:
-    """Every family whose rules load: title, options (default first), which options mean
-    something only with another option's value (``needs``), and player limits.
+    """Every family whose rules load: title, options (default first), how the form says
+    each option and its values (``words``), which options mean something only with
+    another option's value (``needs``), and player limits.
 
     A family still being written (its module missing or broken) is left out rather than
     breaking the page.
@@ -20,6 +21,8 @@ def family_table() -> dict[str, Any]:
             continue
         out[family] = {"title": rules.title,
                        "options": {k: list(v) for k, v in rules.options.items()},
+                       "words": {k: {"label": w.label, "values": list(w.values)}
+                                 for k, w in rules.option_words.items()},
                        "needs": {k: list(v) for k, v in rules.option_needs.items()},
                        "min_players": rules.min_players, "max_players": rules.max_players}
     return out

@@ -231,3 +231,14 @@ def test_a_refusal_speaks_of_the_file_in_jsons_words(data: Any, message: str) ->
     with pytest.raises(ValueError) as caught:
         load_game(data)
     assert message in str(caught.value)
+
+
+@pytest.mark.parametrize("family", scorer.game.FAMILIES)
+def test_every_option_and_value_has_words_for_the_start_form(family: str) -> None:
+    rules = scorer.game.rules_for(family)
+    assert rules.option_words.keys() == rules.options.keys()
+    for key, values in rules.options.items():
+        words = rules.option_words[key]
+        assert len(words.values) == len(values), key
+        assert len(set(words.values)) == len(values), key     # no two choices read alike
+        assert words.label and all(words.values), key

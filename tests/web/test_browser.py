@@ -436,7 +436,7 @@ def test_any_family_can_be_started_and_played_from_the_control_page(
         control.goto(server.url + "/control")
         control.wait_for_selector("#family option[value='ten_thousand']", state="attached")
         control.select_option("#family", "ten_thousand")
-        control.select_option("[data-option='opening']", label="0")
+        control.select_option("[data-option='opening']", label="nothing")
         control.fill("#newplayers", "Aino, Bertil")
         control.click("#start")
         control.wait_for_selector("#hand svg.die")
@@ -451,6 +451,28 @@ def test_any_family_can_be_started_and_played_from_the_control_page(
                                 timeout=10_000)
         assert "Ten Thousand" in board.inner_text("#board")
         context.close()
+
+
+def test_the_start_form_names_options_as_the_rule_book_does(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        control = browser.new_page(viewport={"width": 1024, "height": 768})
+        control.goto(server.url + "/control")
+        control.wait_for_selector("#family option[value='ten_thousand']", state="attached")
+        control.select_option("#family", "ten_thousand")
+        form = control.inner_text("#options")
+        # A family reads "three 1s score: 1000 / 300 (Greed)", not the file's "greed: false".
+        assert "three 1s score" in form and "300 (Greed)" in form
+        for key_or_value in ("greed", "three_farkles", "three_pairs", "false", "true", "doubling"):
+            assert key_or_value not in form
+        control.select_option("[data-option='greed']", label="300 (Greed)")
+        control.select_option("[data-option='final_round']", label="off: the first to the target wins")
+        control.fill("#newplayers", "Aino, Bertil")
+        control.click("#start")
+        wait_for(lambda: server.table.state()["game"] is not None, 10.0)
+        options = server.table.state()["game"]["options"]
+        assert options["greed"] is True and options["final_round"] is False
+        assert options["opening"] == 500                         # left at its default
+        control.close()
 
 
 def test_a_double_tap_on_a_button_sends_its_action_once(browser: Any, tmp_path: Path) -> None:

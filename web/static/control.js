@@ -569,10 +569,14 @@ function render(s, current) {
 
 function renderOptions() {
   const fam = families[$("family").value];
-  $("options").innerHTML = fam ? Object.entries(fam.options).map(([key, values]) =>
-    `<label data-for="${esc(key)}">${esc(key.replace(/_/g, " "))}<select data-option="${esc(key)}">` +
-    values.map((v, i) => `<option value='${esc(JSON.stringify(v))}'>${esc(v)}${i === 0 ? " (default)" : ""}</option>`).join("") +
-    `</select></label>`).join("") : "";
+  // Each option in the rule book's words ("Three 1s score: 300 (Greed)"), not its key in
+  // the game file ("greed: true"); the key is the fallback for a family without words.
+  $("options").innerHTML = fam ? Object.entries(fam.options).map(([key, values]) => {
+    const words = (fam.words || {})[key] || { label: key.replace(/_/g, " "), values: values.map(String) };
+    return `<label data-for="${esc(key)}">${esc(words.label)}<select data-option="${esc(key)}">` +
+      values.map((v, i) => `<option value='${esc(JSON.stringify(v))}'>${esc(words.values[i])}${i === 0 ? " (default)" : ""}</option>`).join("") +
+      `</select></label>`;
+  }).join("") : "";
   $("options").querySelectorAll("[data-option]").forEach((el) => el.addEventListener("change", showNeededOptions));
   showNeededOptions();
   showStarterChoice();
