@@ -1266,14 +1266,25 @@ class Table:
         if seen != (self._camera_status["view_changed"], self._followed):
             with self._lock:
                 self._camera_status["view_changed"], self._followed = seen
-                self._publish(self.store.bump())
+                self._publish_status()
+
+    def _publish_status(self) -> None:
+        """Tell the screens of a change of the camera's status. A database that cannot be
+        written just now (a full disk, another program holding it) gives the change no
+        revision: it is logged, the screens learn it with the next change written, and
+        the camera is watched on (the service thread ended, and no throw was read again
+        until a restart)."""
+        try:
+            self._publish(self.store.bump())
+        except StoreError as exc:
+            log.warning("camera: the screens were not told of its status: %s", exc)
 
     def _camera_moving(self, moving: bool) -> None:
         with self._lock:
             self._camera_status["moving"] = moving
             if not moving:      # the dice were picked up: no throw of the game before comes
                 self._thrown_before_switch = False
-            self._publish(self.store.bump())
+            self._publish_status()
 
     def _serve(self) -> None:
         """The service thread: watch the camera, and open it again when it fails or stalls
@@ -1383,7 +1394,7 @@ class Table:
             log.exception("reading a frame failed")
         with self._lock:
             self._camera_status["error"] = message
-            self._publish(self.store.bump())
+            self._publish_status()
 
     def _note_stall(self, stalled: float | None) -> None:
         """Tell the screens how long the camera has given no picture (in whole seconds, so
@@ -1397,7 +1408,7 @@ class Table:
             log.info("camera: pictures come again")
         with self._lock:
             self._camera_status["stalled_s"] = shown
-            self._publish(self.store.bump())
+            self._publish_status()
 
     def _camera_ended(self, error: BaseException | None) -> str | None:
         """The camera thread ended: with ``error``, the camera failed and is opened again
@@ -1407,7 +1418,7 @@ class Table:
             return reason
         with self._lock:
             self._camera_status.update(running=False, stalled_s=None, error=reason)
-            self._publish(self.store.bump())
+            self._publish_status()
         return None
 
     def _open_again(self, why: str) -> bool:
@@ -1420,7 +1431,7 @@ class Table:
         with self._lock:
             self._camera_status.update(running=False, moving=False, stalled_s=None,
                                        reopening=True, error=trying)
-            self._publish(self.store.bump())
+            self._publish_status()
         # Closing lets the device go (a hung one once its read returns), for the new open.
         self._camera_thread.stop()
         last_failure = None
@@ -1433,7 +1444,7 @@ class Table:
                     log.warning("camera: not open again yet: %s", exc)
                     with self._lock:
                         self._camera_status["error"] = f"{trying} (last try: {exc})"
-                        self._publish(self.store.bump())
+                        self._publish_status()
                 self._stop.wait(self.reopen_every)
                 continue
             from vision.frames import CameraThread
@@ -1447,7 +1458,7 @@ class Table:
                 self._camera_status.update(running=True, reopening=False, error=None,
                                            back_from=why,
                                            message=getattr(camera, "message", None))
-                self._publish(self.store.bump())
+                self._publish_status()
             log.info("camera: open again: %s", getattr(camera, "message", ""))
             return True
         return False

@@ -1,6 +1,7 @@
 """The table service thread: camera frames → watcher → engine, roll for me, the demo."""
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -33,6 +34,33 @@ def test_a_throw_on_camera_is_scored_by_the_service(data_dir: Path) -> None:
         state = wait_for(lambda: (s := table.state())["game"]["next"]["player"] == "Aino" and s)
         assert state["game"]["last_roll"] == {**state["game"]["last_roll"], "player": "Bertil",
                                               "dice": [4, 4]}
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_the_camera_is_read_again_once_the_database_can_be_written_again(
+        data_dir: Path) -> None:
+    """A full disk, or another program holding the database, refuses what the camera
+    saw meanwhile; once the database can be written again, the camera's throws are
+    scored again, not ignored until the server is restarted."""
+    table, camera = served_table(data_dir)
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        table.store._db.execute("PRAGMA busy_timeout = 50")   # not 5 s of waiting
+        other = sqlite3.connect(data_dir / "dicetray.sqlite3", isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            camera.roll([1, 1])
+            wait_for(camera.throws.empty)
+            time.sleep(0.5)             # the watcher reports it; nothing can be written
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        camera.roll([2, 3])
+        state = wait_for(lambda: (s := table.state())["game"]["actions"] == 1 and s)
+        assert state["game"]["last_roll"]["dice"] == [2, 3]
+        assert state["camera"]["running"] and state["camera"]["error"] is None
     finally:
         table.stop()
         table.store.close()
