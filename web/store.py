@@ -274,6 +274,13 @@ class Store:
         under a name of its own, so the new database's first copy cannot replace it."""
         taken = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.copy_path.stat().st_mtime))
         aside = self.copy_path.with_name(f"{self.copy_path.stem}-{taken}{self.copy_path.suffix}")
+        more = 1
+        while aside.exists():
+            # Kept aside at the same second by the clock (a Pi's clock not yet set reads
+            # the same date at every boot): that copy is not written over.
+            more += 1
+            aside = self.copy_path.with_name(
+                f"{self.copy_path.stem}-{taken}-{more}{self.copy_path.suffix}")
         try:
             os.replace(self.copy_path, aside)
         except OSError as exc:

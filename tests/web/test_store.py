@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 from pathlib import Path
@@ -460,6 +461,27 @@ def test_a_database_moved_away_to_start_afresh_leaves_its_copy_kept_aside(
     with sqlite3.connect(data_dir / "dicetray-copy.sqlite3") as conn:
         assert conn.execute("SELECT players FROM games").fetchall() == [('["Cecilia"]',)]
     conn.close()
+
+
+def test_a_copy_kept_aside_is_not_written_over_by_one_kept_aside_at_the_same_time(
+        data_dir: Path) -> None:
+    """A Pi has no clock of its own: until the network sets it, each boot may read the
+    same date. Two databases moved away to start afresh can so leave copies taken at
+    the same second by the clock; the second one kept aside takes a name of its own."""
+    copy = data_dir / "dicetray-copy.sqlite3"
+    _play_and_close(data_dir, 2)
+    os.utime(copy, (0, 0))                   # taken at 1970-01-01 00:00:00 by that clock
+    first = copy.read_bytes()
+    (data_dir / "dicetray.sqlite3").rename(data_dir / "old.sqlite3")
+    table = Table(Store(data_dir))
+    table.new_game("sum_chicago", ["Cecilia"])
+    table.store.close()
+    os.utime(copy, (0, 0))
+    second = copy.read_bytes()
+    (data_dir / "dicetray.sqlite3").rename(data_dir / "older.sqlite3")
+    Store(data_dir).close()
+    aside = [p.read_bytes() for p in data_dir.glob("dicetray-copy-*.sqlite3")]
+    assert sorted(aside) == sorted([first, second])
 
 
 @pytest.mark.parametrize("edit, said", [
