@@ -184,6 +184,15 @@ class Store:
             # afresh, the next copy would replace the only copy of the games.
             raise StoreError(f"{self.path}: the database is empty (0 bytes); it was left as "
                              f"it is{self.copy_hint()}")
+        wal = self.path.with_name(self.path.name + "-wal")
+        if (not exists or self.path.stat().st_size == 0) and _size(wal):
+            # After a power cut the newest changes, often all of them, lie in the -wal;
+            # SQLite deletes it when it opens a new database in that file's place.
+            raise StoreError(f"{wal}: the newest changes of a database that is no longer "
+                             f"beside it (moved away, or cut to nothing, when the server was "
+                             f"not stopped); it was left as it is: put it beside that "
+                             f"database, named as that file with -wal after it, or move it "
+                             f"away to start afresh")
         if not exists and self._copied_games():
             self._set_old_copy_aside()
         try:
@@ -764,6 +773,14 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return found.st_dev, found.st_ino
+
+
+def _size(path: Path) -> int:
+    """The size of the file at ``path`` in bytes, 0 when there is none."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 def _named(thing: Any) -> str:

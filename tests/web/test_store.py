@@ -5,6 +5,7 @@ import json
 import os
 import sqlite3
 import threading
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -438,6 +439,36 @@ def test_an_emptied_database_is_refused_while_its_copy_holds_the_games(data_dir:
     assert str(db) in str(err.value) and "empty" in str(err.value)
     assert "holds 1 game: to go back to it" in str(err.value)
     assert db.read_bytes() == b"" and copy.read_bytes() == kept
+
+
+def test_a_database_moved_away_without_its_wal_does_not_lose_the_throws_in_it(
+        tmp_path: Path) -> None:
+    """After a power cut (or kill -9) the newest changes, often all of them, lie in
+    dicetray.sqlite3-wal. A database moved away to start afresh without that file was
+    started afresh all the same, and SQLite deleted the -wal: the throws were gone from
+    the file moved away and from the copy. It is refused, the -wal left as it is."""
+    played, cut = tmp_path / "played", tmp_path / "cut"
+    table = Table(Store(played))
+    table.new_game("sum_chicago", ["Aino", "Bertil"])
+    for _ in range(3):
+        table.hand_roll([1, 1])
+    table.store.copies_taken()
+    cut.mkdir()
+    for name in ("dicetray.sqlite3", "dicetray.sqlite3-wal", "dicetray-copy.sqlite3"):
+        (cut / name).write_bytes((played / name).read_bytes())   # as the power went
+    table.store.close()
+    (cut / "dicetray.sqlite3").rename(cut / "old.sqlite3")       # its -wal left behind
+    wal = cut / "dicetray.sqlite3-wal"
+    left = wal.read_bytes()
+    with pytest.raises(StoreError) as err:
+        Store(cut)
+    assert str(wal) in str(err.value) and "left as it is" in str(err.value)
+    assert wal.read_bytes() == left and not (cut / "dicetray.sqlite3").exists()
+    assert (cut / "dicetray-copy.sqlite3").exists()               # not set aside either
+    # Doing what it says: beside its database, the throws are there.
+    wal.rename(cut / "old.sqlite3-wal")
+    with closing(sqlite3.connect(cut / "old.sqlite3")) as old:
+        assert old.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 3
 
 
 def test_an_empty_database_with_no_games_kept_anywhere_is_a_new_one(data_dir: Path) -> None:
