@@ -179,6 +179,9 @@ class Store:
 
     def _open(self) -> sqlite3.Connection:
         exists = self.path.exists()
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: a folder, not the database file; it was left as "
+                             f"it is: move it away to start afresh{self.copy_hint()}")
         if exists and self.path.stat().st_size == 0 and self._copied_games():
             # Cut to nothing (a power cut, a full card): not a new database. Started
             # afresh, the next copy would replace the only copy of the games.

@@ -543,6 +543,21 @@ def test_a_data_folder_that_cannot_be_used_is_refused_by_name(data_dir: Path) ->
         Store(data_dir)
 
 
+def test_a_folder_where_the_database_belongs_is_refused_as_such_naming_the_copy(
+        data_dir: Path) -> None:
+    """SQLite's "unable to open database file" said nothing of what to do, and moved
+    away to start afresh, the folder would have the copy kept aside: it names the copy."""
+    _play_and_close(data_dir, 2)
+    db = data_dir / "dicetray.sqlite3"
+    db.rename(data_dir / "old.sqlite3")
+    db.mkdir()
+    with pytest.raises(StoreError) as err:
+        Store(data_dir)
+    assert f"{db}: a folder, not the database file" in str(err.value)
+    assert "rename dicetray-copy.sqlite3 to dicetray.sqlite3" in str(err.value)
+    assert db.is_dir() and not list(db.iterdir())
+
+
 @pytest.mark.parametrize("text", ["[1, 2, 3]", "null", '"players"'])
 def test_a_settings_file_that_holds_no_settings_is_refused_not_written_over(
         api: Any, data_dir: Path, text: str) -> None:
