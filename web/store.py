@@ -196,6 +196,13 @@ class Store:
                              f"not stopped); it was left as it is: put it beside that "
                              f"database, named as that file with -wal after it, or move it "
                              f"away to start afresh")
+        if _size(wal) and _journalled(self.path):
+            # The copy renamed into place, the database's -wal left behind: SQLite would
+            # read that database's newest pages into the copy, a mix of the two.
+            raise StoreError(f"{wal}: left beside a database that is not its own "
+                             f"({self.path.name} keeps no -wal: it was put in place, as the "
+                             f"copy is); both were left as they are: move {wal.name} (and "
+                             f"any -shm) away, or back beside the database it belongs to")
         if not exists and self._copied_games():
             self._set_old_copy_aside()
         try:
@@ -784,6 +791,17 @@ def _size(path: Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def _journalled(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` says it is kept with a rollback journal, as the
+    copy is: no -wal beside it can be its own (the database itself is kept in WAL mode)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return False
+    return head.startswith(b"SQLite format 3\x00") and head[18] == 1
 
 
 def _named(thing: Any) -> str:

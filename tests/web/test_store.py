@@ -471,6 +471,35 @@ def test_a_database_moved_away_without_its_wal_does_not_lose_the_throws_in_it(
         assert old.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 3
 
 
+def test_the_copy_renamed_into_place_beside_the_old_wal_is_refused_not_mixed_with_it(
+        tmp_path: Path) -> None:
+    """Going back to the copy, the database's -wal must go too: left behind, SQLite
+    read the old database's newest pages into the copy renamed into its place, a mix
+    of two databases. It is refused, both files left as they are."""
+    played, cut = tmp_path / "played", tmp_path / "cut"
+    table = Table(Store(played))
+    table.new_game("sum_chicago", ["Aino", "Bertil"])
+    for _ in range(3):
+        table.hand_roll([1, 1])
+    table.store.copies_taken()
+    cut.mkdir()
+    for name in ("dicetray.sqlite3", "dicetray.sqlite3-wal", "dicetray-copy.sqlite3"):
+        (cut / name).write_bytes((played / name).read_bytes())   # as the power went
+    table.store.close()
+    db, wal = cut / "dicetray.sqlite3", cut / "dicetray.sqlite3-wal"
+    db.rename(cut / "bad.sqlite3")                                # its -wal forgotten
+    (cut / "dicetray-copy.sqlite3").rename(db)
+    copy, left = db.read_bytes(), wal.read_bytes()
+    with pytest.raises(StoreError) as err:
+        Store(cut)
+    assert str(wal) in str(err.value) and "not its own" in str(err.value)
+    assert db.read_bytes() == copy and wal.read_bytes() == left
+    wal.rename(cut / "bad.sqlite3-wal")                           # as it says
+    again = Table(Store(cut))
+    assert again.state()["game"]["actions"] == 0                  # the copy, as taken
+    again.store.close()
+
+
 def test_an_empty_database_with_no_games_kept_anywhere_is_a_new_one(data_dir: Path) -> None:
     data_dir.mkdir(parents=True)
     (data_dir / "dicetray.sqlite3").write_bytes(b"")
