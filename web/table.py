@@ -278,6 +278,8 @@ class Table:
         self._finished_at: float | None = None
         self._demo_checked = 0.0
         self._demo_game_id: int | None = None     # the game the demo family started
+        # The throw waiting that the demo family has seen, and when (monotonic) it first did.
+        self._demo_waiting: tuple[int, float] | None = None
         self.game_id: int | None = None
         self.game: scorer.Game | None = None
         self._draw: DrawAtTable | None = None
@@ -1495,7 +1497,11 @@ class Table:
             st = self._build(0)
             if st["table"]["waiting"]:
                 reading = st["reading"]
-                if time.time() - reading["created"] > self.demo_fix_after:
+                # Timed by the monotonic clock from when the family first saw it: the
+                # reading's own time is the wall clock's, which the network sets on a Pi.
+                if self._demo_waiting is None or self._demo_waiting[0] != reading["id"]:
+                    self._demo_waiting = (reading["id"], now)
+                if now - self._demo_waiting[1] >= self.demo_fix_after:
                     self._demo_fix(reading)
                 return
             nxt = st["game"]["next"]

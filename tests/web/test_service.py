@@ -7,6 +7,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from web.fakes import FakeCamera, FakeWatcher
 from web.store import Store
 from web.table import DEMO_PLAYERS, DEMO_REST_S, Table
@@ -221,6 +223,31 @@ def test_the_demo_family_fixes_a_die_the_reader_could_not_read(data_dir: Path) -
         assert state["game"]["last_roll"]["dice"] == [4, 4]
     finally:
         table.stop()
+        table.store.close()
+
+
+def test_the_demo_family_fixes_a_die_when_the_clock_was_set_back_meanwhile(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pi has no clock of its own: the network may set it back an hour (or years) while
+    a throw waits. The family waited until the clock read the throw's time again."""
+    from web.fakes import reading
+
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=60.0,
+                  demo_fix_after=0.1)
+    try:
+        table.new_game("sum_chicago", DEMO_PLAYERS)     # the family's game
+        camera.roll([3, 4])
+        table.handle_reading(reading(None, 4))          # the first die unread: it waits
+        table._demo_step()
+        set_back = time.time() - 3600.0
+        monkeypatch.setattr(time, "time", lambda: set_back)
+        time.sleep(0.2)
+        table._demo_step()
+        state = table.state()
+        assert state["reading"]["status"] == "scored"
+        assert state["game"]["last_roll"]["dice"] == [3, 4]
+    finally:
         table.store.close()
 
 
