@@ -247,6 +247,8 @@ class Table:
         self._reading_frames = ThrowFrames(store.dir / "frames", KEEP_READING_FRAMES)
         # Apart from those, so a run of scored throws never takes a waiting one's picture.
         self._scored_frames = ThrowFrames(store.dir / "scored-frames", KEEP_SCORED_FRAMES)
+        for frames in (self._reading_frames, self._scored_frames):
+            frames.drop_others(lambda reading_id: store.reading(reading_id) is not None)
         self._watcher_factory = watcher_factory
         self._watcher: Any = None   # the roll watcher, made when the camera is first watched
         # The camera's latest reading left waiting, and the waiting one it put aside (or
