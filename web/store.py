@@ -203,7 +203,9 @@ class Store:
                              f"({self.path.name} keeps no -wal: it was put in place, as the "
                              f"copy is); both were left as they are: move {wal.name} (and "
                              f"any -shm) away, or back beside the database it belongs to")
-        if not exists and self._copied_games():
+        # A copy that cannot be read is kept aside too: the new database's first copy
+        # would be written over the games it may hold still.
+        if not exists and self._games_in_copy() != 0:
             self._set_old_copy_aside()
         try:
             # check_same_thread=False: the lock, not the thread, guards the connection.
@@ -211,7 +213,7 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
         try:
-            if self._check_ours(db) and exists and self._copied_games():
+            if self._check_ours(db) and exists and self._games_in_copy() != 0:
                 # A file holding nothing where the games were (a first start cut short
                 # after the database was moved away): the copy of the games is kept aside.
                 self._set_old_copy_aside()
@@ -277,16 +279,23 @@ class Store:
 
     def _copied_games(self) -> int:
         """How many games the copy beside the database holds (0 without a readable one)."""
+        return self._games_in_copy() or 0
+
+    def _games_in_copy(self) -> int | None:
+        """How many games the copy beside the database holds: 0 without a copy, ``None``
+        for one that cannot be read (damaged, it may hold games still)."""
+        if not self.copy_path.is_file() or _size(self.copy_path) == 0:
+            return 0
         try:
             # as_uri escapes what a file: URI would read otherwise ("#", "?", "%").
             uri = f"{self.copy_path.absolute().as_uri()}?mode=ro"
             # closing(): a connection's own "with" ends a transaction, not the connection.
             with closing(sqlite3.connect(uri, uri=True)) as copy:
                 if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                    return 0
+                    return None
                 return int(copy.execute("SELECT COUNT(*) FROM games").fetchone()[0])
         except (OSError, sqlite3.Error):
-            return 0
+            return None
 
     def _set_old_copy_aside(self) -> None:
         """The database was moved away to start afresh: the copy of its games is kept

@@ -544,6 +544,22 @@ def test_a_copy_kept_aside_is_not_written_over_by_one_kept_aside_at_the_same_tim
     assert sorted(aside) == sorted([first, second])
 
 
+def test_a_damaged_copy_is_kept_aside_too_when_a_database_is_started_afresh(
+        data_dir: Path) -> None:
+    """A memory card going bad can take the copy with the database. The database moved
+    away to start afresh, the copy that could not be read was taken for no copy, and the
+    new database's first copy was written over it, and over what games it still held."""
+    _play_and_close(data_dir, 2)
+    copy = data_dir / "dicetray-copy.sqlite3"
+    _damage(copy)
+    damaged = copy.read_bytes()
+    (data_dir / "dicetray.sqlite3").rename(data_dir / "old.sqlite3")
+    table = Table(Store(data_dir))
+    table.new_game("sum_chicago", ["Cecilia"])             # the first copy of the new one
+    table.store.close()
+    assert [p.read_bytes() for p in data_dir.glob("dicetray-copy-*.sqlite3")] == [damaged]
+
+
 @pytest.mark.parametrize("edit, said", [
     ("UPDATE meta SET value = '999' WHERE key = 'schema'", "written by a newer dicetray"),
     ("UPDATE meta SET value = 'abc' WHERE key = 'schema'", "its schema version is damaged"),
