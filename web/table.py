@@ -329,7 +329,9 @@ class Table:
             thread = threading.Thread(target=self._serve, name="table-service", daemon=True)
             thread.start()
             self._threads.append(thread)
-            self._publish(self.store.bump())      # the screens learn the camera runs
+            # The screens learn the camera runs; on a full disk they learn it later, and
+            # the game is served as stored meanwhile (the taps say why they are refused).
+            self._publish_status()
         return self
 
     def snapshot(self) -> Any:

@@ -68,6 +68,32 @@ def test_the_camera_is_read_again_once_the_database_can_be_written_again(
         table.store.close()
 
 
+def test_the_appliance_starts_while_the_database_cannot_be_written(data_dir: Path) -> None:
+    """Started on a full disk (after a power cut, say), the server ended in a traceback
+    as it told the screens the camera runs: it serves the game as stored instead, and
+    scores the camera's throws once the database can be written again."""
+    store = Store(data_dir)
+    Table(store).new_game("sum_chicago", ["Aino", "Bertil"])
+    store._db.execute("PRAGMA busy_timeout = 50")          # not 5 s of waiting
+    camera = FakeCamera()
+    table = Table(store, camera=camera, watcher_factory=lambda read: FakeWatcher(camera, read))
+    other = sqlite3.connect(data_dir / "dicetray.sqlite3", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        table.start()
+        assert table.state()["game"]["players"][0]["name"] == "Aino"
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    try:
+        camera.roll([2, 3])
+        state = wait_for(lambda: (s := table.state())["game"]["actions"] == 1 and s)
+        assert state["game"]["last_roll"]["dice"] == [2, 3]
+    finally:
+        table.stop()
+        store.close()
+
+
 def test_the_demo_starts_a_game_and_plays_it(data_dir: Path) -> None:
     table, camera = served_table(data_dir, demo=True, demo_interval=0.05)
     try:
