@@ -233,11 +233,12 @@ class Store:
                 # Permissions, a full disk, a folder where the file should be: not damage.
                 raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
             if isinstance(exc, sqlite3.DatabaseError):
-                raise self._damaged(str(exc)) from None
+                raise self.damaged(str(exc)) from None
             raise
         return db
 
-    def _damaged(self, why: str) -> StoreError:
+    def damaged(self, why: str) -> StoreError:
+        """The refusal of a damaged database: its name, why, and the copy to go back to."""
         return StoreError(
             f"{self.path}: the database is damaged or not a dicetray database ({why}); "
             f"it was left as it is: move it away to start afresh{self.copy_hint()}")
@@ -264,12 +265,12 @@ class Store:
             return True  # an earlier version's first start cut short before its meta rows
         schema = _whole(meta.get("schema"))
         if schema is None:
-            raise self._damaged(f"its schema version is damaged ({meta.get('schema')!r})")
+            raise self.damaged(f"its schema version is damaged ({meta.get('schema')!r})")
         if schema > SCHEMA_VERSION:
             raise StoreError(f"{self.path}: written by a newer dicetray (schema {schema}); "
                              "it was left as it is")
         if _whole(meta.get("revision")) is None:
-            raise self._damaged(f"its revision is damaged ({meta.get('revision')!r})")
+            raise self.damaged(f"its revision is damaged ({meta.get('revision')!r})")
         game = self._current(meta.get("current"))
         if game is not None:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is None:
@@ -445,6 +446,8 @@ class Store:
                     self._db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
                     raise self._cannot_write(exc) from None
+                if type(exc) is sqlite3.DatabaseError:  # "malformed": gone bad under us
+                    raise self.damaged(str(exc)) from None
                 raise
 
     def _cannot_write(self, exc: sqlite3.OperationalError) -> StoreError:

@@ -184,6 +184,23 @@ def test_a_database_gone_bad_under_the_server_does_not_replace_the_good_copy(
     store.close()
 
 
+def test_a_database_gone_bad_under_the_server_is_refused_by_name_at_every_tap(
+        api: Any, data_dir: Path) -> None:
+    """A memory card failing under the running server: a throw, an undo, a game's file
+    answered 500 "internal error: DatabaseError", where a start names the file and the
+    copy to go back to."""
+    api.start(["Aino", "Bertil"])
+    api.post("roll", {"dice": [1, 1]})
+    api.table.store.copies_taken()
+    _damage_under(data_dir / "dicetray.sqlite3", "actions")
+    for out in (api.post("roll", {"dice": [1, 2]}, status=503),
+                api.post("undo", {}, status=503),
+                api.client.get("/api/games/1/file").get_json()):
+        assert str(data_dir / "dicetray.sqlite3") in out["error"] and "damaged" in out["error"]
+        assert "rename dicetray-copy.sqlite3 to dicetray.sqlite3" in out["error"]
+    assert api.client.get("/api/games/1/file").status_code == 503
+
+
 def test_a_log_that_no_longer_replays_names_the_copy(data_dir: Path) -> None:
     _play_and_close(data_dir, 1)
     with sqlite3.connect(data_dir / "dicetray.sqlite3") as conn:
