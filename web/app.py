@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterator
@@ -117,6 +118,14 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         # The database cannot be written just now (locked by another program, a full
         # disk): not the request's fault, and nothing changed; it can be tried again.
         return error(str(exc), 503)
+
+    @app.errorhandler(sqlite3.DatabaseError)
+    def _database_error(exc: sqlite3.DatabaseError) -> tuple[Response, int]:
+        if type(exc) is not sqlite3.DatabaseError:
+            return _unexpected(exc)
+        # The database gone bad under the running server (a memory card failing): named,
+        # with the copy to go back to, as a start would refuse it.
+        return _store_error(table.store.damaged(str(exc)))
 
     @app.errorhandler(ValueError)
     def _value_error(exc: ValueError) -> tuple[Response, int]:

@@ -222,20 +222,28 @@ def serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(str(exc))
     try:
+        # The data folder before the camera: a second dicetray on it (the service runs)
+        # is told so, rather than refused for the camera the first one holds.
+        store = Store(args.data)
+    except StoreError as exc:
+        return _fail(str(exc))
+    try:
         camera = open_camera(args.camera, seed=args.seed, dice=2)
     except CameraUnavailable as exc:
+        store.close()
         return _fail(str(exc))
     if args.demo and not callable(getattr(camera, "roll", None)):
         camera.close()
+        store.close()
         return _fail("--demo needs the simulated tray: use --camera sim")
     try:
-        store = Store(args.data)
         # A Pi camera or webcam that fails (unplugged) or hangs is opened again while the
         # game goes on by hand, rather than gone until the service restarts.
         table = Table(store, camera=camera, demo=args.demo,
                       calibrator=Calibrator(cal_path, calibration), reopen=reopener(camera))
     except StoreError as exc:
         camera.close()
+        store.close()
         return _fail(str(exc))
     # Listen before starting the camera and printing addresses: a port in use or an
     # address not of this machine is the command line's fault, said in one line.

@@ -179,12 +179,33 @@ class Store:
 
     def _open(self) -> sqlite3.Connection:
         exists = self.path.exists()
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: a folder, not the database file; it was left as "
+                             f"it is: move it away to start afresh{self.copy_hint()}")
         if exists and self.path.stat().st_size == 0 and self._copied_games():
             # Cut to nothing (a power cut, a full card): not a new database. Started
             # afresh, the next copy would replace the only copy of the games.
             raise StoreError(f"{self.path}: the database is empty (0 bytes); it was left as "
                              f"it is{self.copy_hint()}")
-        if not exists and self._copied_games():
+        wal = self.path.with_name(self.path.name + "-wal")
+        if (not exists or self.path.stat().st_size == 0) and _size(wal):
+            # After a power cut the newest changes, often all of them, lie in the -wal;
+            # SQLite deletes it when it opens a new database in that file's place.
+            raise StoreError(f"{wal}: the newest changes of a database that is no longer "
+                             f"beside it (moved away, or cut to nothing, when the server was "
+                             f"not stopped); it was left as it is: put it beside that "
+                             f"database, named as that file with -wal after it, or move it "
+                             f"away to start afresh")
+        if _size(wal) and _journalled(self.path):
+            # The copy renamed into place, the database's -wal left behind: SQLite would
+            # read that database's newest pages into the copy, a mix of the two.
+            raise StoreError(f"{wal}: left beside a database that is not its own "
+                             f"({self.path.name} keeps no -wal: it was put in place, as the "
+                             f"copy is); both were left as they are: move {wal.name} (and "
+                             f"any -shm) away, or back beside the database it belongs to")
+        # A copy that cannot be read is kept aside too: the new database's first copy
+        # would be written over the games it may hold still.
+        if not exists and self._games_in_copy() != 0:
             self._set_old_copy_aside()
         try:
             # check_same_thread=False: the lock, not the thread, guards the connection.
@@ -192,7 +213,7 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
         try:
-            if self._check_ours(db) and exists and self._copied_games():
+            if self._check_ours(db) and exists and self._games_in_copy() != 0:
                 # A file holding nothing where the games were (a first start cut short
                 # after the database was moved away): the copy of the games is kept aside.
                 self._set_old_copy_aside()
@@ -212,11 +233,12 @@ class Store:
                 # Permissions, a full disk, a folder where the file should be: not damage.
                 raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
             if isinstance(exc, sqlite3.DatabaseError):
-                raise self._damaged(str(exc)) from None
+                raise self.damaged(str(exc)) from None
             raise
         return db
 
-    def _damaged(self, why: str) -> StoreError:
+    def damaged(self, why: str) -> StoreError:
+        """The refusal of a damaged database: its name, why, and the copy to go back to."""
         return StoreError(
             f"{self.path}: the database is damaged or not a dicetray database ({why}); "
             f"it was left as it is: move it away to start afresh{self.copy_hint()}")
@@ -243,12 +265,12 @@ class Store:
             return True  # an earlier version's first start cut short before its meta rows
         schema = _whole(meta.get("schema"))
         if schema is None:
-            raise self._damaged(f"its schema version is damaged ({meta.get('schema')!r})")
+            raise self.damaged(f"its schema version is damaged ({meta.get('schema')!r})")
         if schema > SCHEMA_VERSION:
             raise StoreError(f"{self.path}: written by a newer dicetray (schema {schema}); "
                              "it was left as it is")
         if _whole(meta.get("revision")) is None:
-            raise self._damaged(f"its revision is damaged ({meta.get('revision')!r})")
+            raise self.damaged(f"its revision is damaged ({meta.get('revision')!r})")
         game = self._current(meta.get("current"))
         if game is not None:
             if db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is None:
@@ -258,22 +280,36 @@ class Store:
 
     def _copied_games(self) -> int:
         """How many games the copy beside the database holds (0 without a readable one)."""
+        return self._games_in_copy() or 0
+
+    def _games_in_copy(self) -> int | None:
+        """How many games the copy beside the database holds: 0 without a copy, ``None``
+        for one that cannot be read (damaged, it may hold games still)."""
+        if not self.copy_path.is_file() or _size(self.copy_path) == 0:
+            return 0
         try:
             # as_uri escapes what a file: URI would read otherwise ("#", "?", "%").
             uri = f"{self.copy_path.absolute().as_uri()}?mode=ro"
             # closing(): a connection's own "with" ends a transaction, not the connection.
             with closing(sqlite3.connect(uri, uri=True)) as copy:
                 if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                    return 0
+                    return None
                 return int(copy.execute("SELECT COUNT(*) FROM games").fetchone()[0])
         except (OSError, sqlite3.Error):
-            return 0
+            return None
 
     def _set_old_copy_aside(self) -> None:
         """The database was moved away to start afresh: the copy of its games is kept
         under a name of its own, so the new database's first copy cannot replace it."""
         taken = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.copy_path.stat().st_mtime))
         aside = self.copy_path.with_name(f"{self.copy_path.stem}-{taken}{self.copy_path.suffix}")
+        more = 1
+        while aside.exists():
+            # Kept aside at the same second by the clock (a Pi's clock not yet set reads
+            # the same date at every boot): that copy is not written over.
+            more += 1
+            aside = self.copy_path.with_name(
+                f"{self.copy_path.stem}-{taken}-{more}{self.copy_path.suffix}")
         try:
             os.replace(self.copy_path, aside)
         except OSError as exc:
@@ -410,6 +446,8 @@ class Store:
                     self._db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
                     raise self._cannot_write(exc) from None
+                if type(exc) is sqlite3.DatabaseError:  # "malformed": gone bad under us
+                    raise self.damaged(str(exc)) from None
                 raise
 
     def _cannot_write(self, exc: sqlite3.OperationalError) -> StoreError:
@@ -757,6 +795,25 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return found.st_dev, found.st_ino
+
+
+def _size(path: Path) -> int:
+    """The size of the file at ``path`` in bytes, 0 when there is none."""
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _journalled(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` says it is kept with a rollback journal, as the
+    copy is: no -wal beside it can be its own (the database itself is kept in WAL mode)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(20)
+    except OSError:
+        return False
+    return head.startswith(b"SQLite format 3\x00") and head[18] == 1
 
 
 def _named(thing: Any) -> str:

@@ -247,6 +247,8 @@ class Table:
         self._reading_frames = ThrowFrames(store.dir / "frames", KEEP_READING_FRAMES)
         # Apart from those, so a run of scored throws never takes a waiting one's picture.
         self._scored_frames = ThrowFrames(store.dir / "scored-frames", KEEP_SCORED_FRAMES)
+        for frames in (self._reading_frames, self._scored_frames):
+            frames.drop_others(lambda reading_id: store.reading(reading_id) is not None)
         self._watcher_factory = watcher_factory
         self._watcher: Any = None   # the roll watcher, made when the camera is first watched
         # The camera's latest reading left waiting, and the waiting one it put aside (or
@@ -278,6 +280,8 @@ class Table:
         self._finished_at: float | None = None
         self._demo_checked = 0.0
         self._demo_game_id: int | None = None     # the game the demo family started
+        # The throw waiting that the demo family has seen, and when (monotonic) it first did.
+        self._demo_waiting: tuple[int, float] | None = None
         self.game_id: int | None = None
         self.game: scorer.Game | None = None
         self._draw: DrawAtTable | None = None
@@ -325,7 +329,9 @@ class Table:
             thread = threading.Thread(target=self._serve, name="table-service", daemon=True)
             thread.start()
             self._threads.append(thread)
-            self._publish(self.store.bump())      # the screens learn the camera runs
+            # The screens learn the camera runs; on a full disk they learn it later, and
+            # the game is served as stored meanwhile (the taps say why they are refused).
+            self._publish_status()
         return self
 
     def snapshot(self) -> Any:
@@ -1267,14 +1273,25 @@ class Table:
         if seen != (self._camera_status["view_changed"], self._followed):
             with self._lock:
                 self._camera_status["view_changed"], self._followed = seen
-                self._publish(self.store.bump())
+                self._publish_status()
+
+    def _publish_status(self) -> None:
+        """Tell the screens of a change of the camera's status. A database that cannot be
+        written just now (a full disk, another program holding it) gives the change no
+        revision: it is logged, the screens learn it with the next change written, and
+        the camera is watched on (the service thread ended, and no throw was read again
+        until a restart)."""
+        try:
+            self._publish(self.store.bump())
+        except StoreError as exc:
+            log.warning("camera: the screens were not told of its status: %s", exc)
 
     def _camera_moving(self, moving: bool) -> None:
         with self._lock:
             self._camera_status["moving"] = moving
             if not moving:      # the dice were picked up: no throw of the game before comes
                 self._thrown_before_switch = False
-            self._publish(self.store.bump())
+            self._publish_status()
 
     def _serve(self) -> None:
         """The service thread: watch the camera, and open it again when it fails or stalls
@@ -1384,7 +1401,7 @@ class Table:
             log.exception("reading a frame failed")
         with self._lock:
             self._camera_status["error"] = message
-            self._publish(self.store.bump())
+            self._publish_status()
 
     def _note_stall(self, stalled: float | None) -> None:
         """Tell the screens how long the camera has given no picture (in whole seconds, so
@@ -1398,7 +1415,7 @@ class Table:
             log.info("camera: pictures come again")
         with self._lock:
             self._camera_status["stalled_s"] = shown
-            self._publish(self.store.bump())
+            self._publish_status()
 
     def _camera_ended(self, error: BaseException | None) -> str | None:
         """The camera thread ended: with ``error``, the camera failed and is opened again
@@ -1408,7 +1425,7 @@ class Table:
             return reason
         with self._lock:
             self._camera_status.update(running=False, stalled_s=None, error=reason)
-            self._publish(self.store.bump())
+            self._publish_status()
         return None
 
     def _open_again(self, why: str) -> bool:
@@ -1421,7 +1438,7 @@ class Table:
         with self._lock:
             self._camera_status.update(running=False, moving=False, stalled_s=None,
                                        reopening=True, error=trying)
-            self._publish(self.store.bump())
+            self._publish_status()
         # Closing lets the device go (a hung one once its read returns), for the new open.
         self._camera_thread.stop()
         last_failure = None
@@ -1434,7 +1451,7 @@ class Table:
                     log.warning("camera: not open again yet: %s", exc)
                     with self._lock:
                         self._camera_status["error"] = f"{trying} (last try: {exc})"
-                        self._publish(self.store.bump())
+                        self._publish_status()
                 self._stop.wait(self.reopen_every)
                 continue
             from vision.frames import CameraThread
@@ -1448,7 +1465,7 @@ class Table:
                 self._camera_status.update(running=True, reopening=False, error=None,
                                            back_from=why,
                                            message=getattr(camera, "message", None))
-                self._publish(self.store.bump())
+                self._publish_status()
             log.info("camera: open again: %s", getattr(camera, "message", ""))
             return True
         return False
@@ -1485,7 +1502,11 @@ class Table:
             st = self._build(0)
             if st["table"]["waiting"]:
                 reading = st["reading"]
-                if time.time() - reading["created"] > self.demo_fix_after:
+                # Timed by the monotonic clock from when the family first saw it: the
+                # reading's own time is the wall clock's, which the network sets on a Pi.
+                if self._demo_waiting is None or self._demo_waiting[0] != reading["id"]:
+                    self._demo_waiting = (reading["id"], now)
+                if now - self._demo_waiting[1] >= self.demo_fix_after:
                     self._demo_fix(reading)
                 return
             nxt = st["game"]["next"]

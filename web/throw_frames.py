@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import cv2
 import numpy as np
@@ -75,6 +75,18 @@ class ThrowFrames:
                 log.warning("the picture of reading %s could not be deleted: %s", old, exc)
         self._unsaved.clear()
         self._dropped.clear()
+
+    def drop_others(self, ours: Callable[[int], bool]) -> None:
+        """Let go of the frames of readings that are not ``ours`` (deleted from the
+        folder): a database moved away to start afresh, or the copy gone back to, counts
+        its readings from where it stands, and a frame the other one left would be taken
+        for a new reading's picture, or push that picture out as older."""
+        for reading_id in sorted(i for i in self._ids if not ours(i)):
+            self._ids.discard(reading_id)
+            self._frames.pop(reading_id, None)
+            self._unsaved.discard(reading_id)
+            self._dropped.add(reading_id)
+        self.save()
 
     def _on_disk(self) -> list[int]:
         """The reading ids with a frame in the folder."""

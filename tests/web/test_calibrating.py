@@ -1009,6 +1009,31 @@ def test_a_waiting_throws_picture_outlives_a_restart(data_dir: Path, tmp_path: P
         assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [1]
 
 
+def test_a_database_started_afresh_shows_its_own_throws_pictures_not_the_old_ones(
+        data_dir: Path, tmp_path: Path) -> None:
+    """The database moved away to start afresh (or the copy gone back to) counts its
+    readings from where it stands; the pictures the old one left in frames/ were taken
+    for the newest, and the new database's waiting throw lost its own picture at once."""
+    with _appliance(data_dir, tmp_path / "calibration.json") as (table, calibrator, client):
+        client.post("/api/games", json={"family": "pub_chicago", "players": ["Aino", "Bertil"]})
+        for seed in range(5):
+            table.handle_reading(calibrator.read(_logo(seed, 0)[0]))
+        assert len(list((data_dir / "frames").glob("*.jpg"))) == 4
+    (data_dir / "dicetray.sqlite3").rename(tmp_path / "old.sqlite3")
+
+    with _appliance(data_dir, tmp_path / "calibration.json") as (table, calibrator, client):
+        client.post("/api/games", json={"family": "pub_chicago", "players": ["Aino", "Bertil"]})
+        image, at, side = _logo(7, 0)
+        reading = calibrator.read(image)
+        logo = _logo_die(reading, at, side)
+        table.handle_reading(reading)
+        state = client.get("/api/state").get_json()
+        assert state["reading"]["status"] == "waiting"
+        assert state["table"]["picture"] is True and state["table"]["teachable"] == [logo]
+        resp = client.get(f"/api/readings/{state['reading']['id']}/picture.jpg")
+        assert resp.status_code == 200
+
+
 def test_only_the_latest_waiting_throws_pictures_are_kept_on_disk(tmp_path: Path) -> None:
     from web.throw_frames import ThrowFrames
 

@@ -145,6 +145,21 @@ def test_serve_refuses_a_webcam_number_no_device_can_have(tmp_path: Path, capsys
     assert err.startswith(f"dicetray: --camera {spec}: ") and "Traceback" not in err
 
 
+def test_a_second_serve_on_a_data_folder_in_use_says_so_whatever_its_camera(
+        tmp_path: Path, capsys: Any) -> None:
+    """The service runs (holding the data folder and the camera) and someone starts
+    `dicetray serve` by hand: it opened the camera first, and was refused for a camera
+    that "gives no picture" (the first one's), which sent people to the camera."""
+    from web.store import Store
+
+    running = Store(tmp_path)
+    try:
+        assert main(["serve", "--camera", "usb:7", "--data", str(tmp_path)]) == 2
+    finally:
+        running.close()
+    assert "another dicetray is using this data folder" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("port", ["-1", "0", "99999"])
 def test_serve_refuses_a_port_that_is_none(tmp_path: Path, capsys: Any, port: str) -> None:
     with pytest.raises(SystemExit) as exit:

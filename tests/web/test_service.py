@@ -1,10 +1,13 @@
 """The table service thread: camera frames → watcher → engine, roll for me, the demo."""
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from web.fakes import FakeCamera, FakeWatcher
 from web.store import Store
@@ -36,6 +39,59 @@ def test_a_throw_on_camera_is_scored_by_the_service(data_dir: Path) -> None:
     finally:
         table.stop()
         table.store.close()
+
+
+def test_the_camera_is_read_again_once_the_database_can_be_written_again(
+        data_dir: Path) -> None:
+    """A full disk, or another program holding the database, refuses what the camera
+    saw meanwhile; once the database can be written again, the camera's throws are
+    scored again, not ignored until the server is restarted."""
+    table, camera = served_table(data_dir)
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        table.store._db.execute("PRAGMA busy_timeout = 50")   # not 5 s of waiting
+        other = sqlite3.connect(data_dir / "dicetray.sqlite3", isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            camera.roll([1, 1])
+            wait_for(camera.throws.empty)
+            time.sleep(0.5)             # the watcher reports it; nothing can be written
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        camera.roll([2, 3])
+        state = wait_for(lambda: (s := table.state())["game"]["actions"] == 1 and s)
+        assert state["game"]["last_roll"]["dice"] == [2, 3]
+        assert state["camera"]["running"] and state["camera"]["error"] is None
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_the_appliance_starts_while_the_database_cannot_be_written(data_dir: Path) -> None:
+    """Started on a full disk (after a power cut, say), the server ended in a traceback
+    as it told the screens the camera runs: it serves the game as stored instead, and
+    scores the camera's throws once the database can be written again."""
+    store = Store(data_dir)
+    Table(store).new_game("sum_chicago", ["Aino", "Bertil"])
+    store._db.execute("PRAGMA busy_timeout = 50")          # not 5 s of waiting
+    camera = FakeCamera()
+    table = Table(store, camera=camera, watcher_factory=lambda read: FakeWatcher(camera, read))
+    other = sqlite3.connect(data_dir / "dicetray.sqlite3", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        table.start()
+        assert table.state()["game"]["players"][0]["name"] == "Aino"
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    try:
+        camera.roll([2, 3])
+        state = wait_for(lambda: (s := table.state())["game"]["actions"] == 1 and s)
+        assert state["game"]["last_roll"]["dice"] == [2, 3]
+    finally:
+        table.stop()
+        store.close()
 
 
 def test_the_demo_starts_a_game_and_plays_it(data_dir: Path) -> None:
@@ -193,6 +249,31 @@ def test_the_demo_family_fixes_a_die_the_reader_could_not_read(data_dir: Path) -
         assert state["game"]["last_roll"]["dice"] == [4, 4]
     finally:
         table.stop()
+        table.store.close()
+
+
+def test_the_demo_family_fixes_a_die_when_the_clock_was_set_back_meanwhile(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Pi has no clock of its own: the network may set it back an hour (or years) while
+    a throw waits. The family waited until the clock read the throw's time again."""
+    from web.fakes import reading
+
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=60.0,
+                  demo_fix_after=0.1)
+    try:
+        table.new_game("sum_chicago", DEMO_PLAYERS)     # the family's game
+        camera.roll([3, 4])
+        table.handle_reading(reading(None, 4))          # the first die unread: it waits
+        table._demo_step()
+        set_back = time.time() - 3600.0
+        monkeypatch.setattr(time, "time", lambda: set_back)
+        time.sleep(0.2)
+        table._demo_step()
+        state = table.state()
+        assert state["reading"]["status"] == "scored"
+        assert state["game"]["last_roll"]["dice"] == [3, 4]
+    finally:
         table.store.close()
 
 

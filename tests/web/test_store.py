@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -180,6 +182,23 @@ def test_a_database_gone_bad_under_the_server_does_not_replace_the_good_copy(
         assert kept.execute("PRAGMA quick_check").fetchone()[0] == "ok"
     assert _copy_actions(data_dir) == 1              # the copy still holds the throw
     store.close()
+
+
+def test_a_database_gone_bad_under_the_server_is_refused_by_name_at_every_tap(
+        api: Any, data_dir: Path) -> None:
+    """A memory card failing under the running server: a throw, an undo, a game's file
+    answered 500 "internal error: DatabaseError", where a start names the file and the
+    copy to go back to."""
+    api.start(["Aino", "Bertil"])
+    api.post("roll", {"dice": [1, 1]})
+    api.table.store.copies_taken()
+    _damage_under(data_dir / "dicetray.sqlite3", "actions")
+    for out in (api.post("roll", {"dice": [1, 2]}, status=503),
+                api.post("undo", {}, status=503),
+                api.client.get("/api/games/1/file").get_json()):
+        assert str(data_dir / "dicetray.sqlite3") in out["error"] and "damaged" in out["error"]
+        assert "rename dicetray-copy.sqlite3 to dicetray.sqlite3" in out["error"]
+    assert api.client.get("/api/games/1/file").status_code == 503
 
 
 def test_a_log_that_no_longer_replays_names_the_copy(data_dir: Path) -> None:
@@ -439,6 +458,65 @@ def test_an_emptied_database_is_refused_while_its_copy_holds_the_games(data_dir:
     assert db.read_bytes() == b"" and copy.read_bytes() == kept
 
 
+def test_a_database_moved_away_without_its_wal_does_not_lose_the_throws_in_it(
+        tmp_path: Path) -> None:
+    """After a power cut (or kill -9) the newest changes, often all of them, lie in
+    dicetray.sqlite3-wal. A database moved away to start afresh without that file was
+    started afresh all the same, and SQLite deleted the -wal: the throws were gone from
+    the file moved away and from the copy. It is refused, the -wal left as it is."""
+    played, cut = tmp_path / "played", tmp_path / "cut"
+    table = Table(Store(played))
+    table.new_game("sum_chicago", ["Aino", "Bertil"])
+    for _ in range(3):
+        table.hand_roll([1, 1])
+    table.store.copies_taken()
+    cut.mkdir()
+    for name in ("dicetray.sqlite3", "dicetray.sqlite3-wal", "dicetray-copy.sqlite3"):
+        (cut / name).write_bytes((played / name).read_bytes())   # as the power went
+    table.store.close()
+    (cut / "dicetray.sqlite3").rename(cut / "old.sqlite3")       # its -wal left behind
+    wal = cut / "dicetray.sqlite3-wal"
+    left = wal.read_bytes()
+    with pytest.raises(StoreError) as err:
+        Store(cut)
+    assert str(wal) in str(err.value) and "left as it is" in str(err.value)
+    assert wal.read_bytes() == left and not (cut / "dicetray.sqlite3").exists()
+    assert (cut / "dicetray-copy.sqlite3").exists()               # not set aside either
+    # Doing what it says: beside its database, the throws are there.
+    wal.rename(cut / "old.sqlite3-wal")
+    with closing(sqlite3.connect(cut / "old.sqlite3")) as old:
+        assert old.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 3
+
+
+def test_the_copy_renamed_into_place_beside_the_old_wal_is_refused_not_mixed_with_it(
+        tmp_path: Path) -> None:
+    """Going back to the copy, the database's -wal must go too: left behind, SQLite
+    read the old database's newest pages into the copy renamed into its place, a mix
+    of two databases. It is refused, both files left as they are."""
+    played, cut = tmp_path / "played", tmp_path / "cut"
+    table = Table(Store(played))
+    table.new_game("sum_chicago", ["Aino", "Bertil"])
+    for _ in range(3):
+        table.hand_roll([1, 1])
+    table.store.copies_taken()
+    cut.mkdir()
+    for name in ("dicetray.sqlite3", "dicetray.sqlite3-wal", "dicetray-copy.sqlite3"):
+        (cut / name).write_bytes((played / name).read_bytes())   # as the power went
+    table.store.close()
+    db, wal = cut / "dicetray.sqlite3", cut / "dicetray.sqlite3-wal"
+    db.rename(cut / "bad.sqlite3")                                # its -wal forgotten
+    (cut / "dicetray-copy.sqlite3").rename(db)
+    copy, left = db.read_bytes(), wal.read_bytes()
+    with pytest.raises(StoreError) as err:
+        Store(cut)
+    assert str(wal) in str(err.value) and "not its own" in str(err.value)
+    assert db.read_bytes() == copy and wal.read_bytes() == left
+    wal.rename(cut / "bad.sqlite3-wal")                           # as it says
+    again = Table(Store(cut))
+    assert again.state()["game"]["actions"] == 0                  # the copy, as taken
+    again.store.close()
+
+
 def test_an_empty_database_with_no_games_kept_anywhere_is_a_new_one(data_dir: Path) -> None:
     data_dir.mkdir(parents=True)
     (data_dir / "dicetray.sqlite3").write_bytes(b"")
@@ -460,6 +538,43 @@ def test_a_database_moved_away_to_start_afresh_leaves_its_copy_kept_aside(
     with sqlite3.connect(data_dir / "dicetray-copy.sqlite3") as conn:
         assert conn.execute("SELECT players FROM games").fetchall() == [('["Cecilia"]',)]
     conn.close()
+
+
+def test_a_copy_kept_aside_is_not_written_over_by_one_kept_aside_at_the_same_time(
+        data_dir: Path) -> None:
+    """A Pi has no clock of its own: until the network sets it, each boot may read the
+    same date. Two databases moved away to start afresh can so leave copies taken at
+    the same second by the clock; the second one kept aside takes a name of its own."""
+    copy = data_dir / "dicetray-copy.sqlite3"
+    _play_and_close(data_dir, 2)
+    os.utime(copy, (0, 0))                   # taken at 1970-01-01 00:00:00 by that clock
+    first = copy.read_bytes()
+    (data_dir / "dicetray.sqlite3").rename(data_dir / "old.sqlite3")
+    table = Table(Store(data_dir))
+    table.new_game("sum_chicago", ["Cecilia"])
+    table.store.close()
+    os.utime(copy, (0, 0))
+    second = copy.read_bytes()
+    (data_dir / "dicetray.sqlite3").rename(data_dir / "older.sqlite3")
+    Store(data_dir).close()
+    aside = [p.read_bytes() for p in data_dir.glob("dicetray-copy-*.sqlite3")]
+    assert sorted(aside) == sorted([first, second])
+
+
+def test_a_damaged_copy_is_kept_aside_too_when_a_database_is_started_afresh(
+        data_dir: Path) -> None:
+    """A memory card going bad can take the copy with the database. The database moved
+    away to start afresh, the copy that could not be read was taken for no copy, and the
+    new database's first copy was written over it, and over what games it still held."""
+    _play_and_close(data_dir, 2)
+    copy = data_dir / "dicetray-copy.sqlite3"
+    _damage(copy)
+    damaged = copy.read_bytes()
+    (data_dir / "dicetray.sqlite3").rename(data_dir / "old.sqlite3")
+    table = Table(Store(data_dir))
+    table.new_game("sum_chicago", ["Cecilia"])             # the first copy of the new one
+    table.store.close()
+    assert [p.read_bytes() for p in data_dir.glob("dicetray-copy-*.sqlite3")] == [damaged]
 
 
 @pytest.mark.parametrize("edit, said", [
@@ -488,6 +603,21 @@ def test_a_data_folder_that_cannot_be_used_is_refused_by_name(data_dir: Path) ->
     (data_dir / "dicetray.lock").mkdir(parents=True)        # no file can be opened there
     with pytest.raises(StoreError, match=f"{data_dir}: cannot use the data folder"):
         Store(data_dir)
+
+
+def test_a_folder_where_the_database_belongs_is_refused_as_such_naming_the_copy(
+        data_dir: Path) -> None:
+    """SQLite's "unable to open database file" said nothing of what to do, and moved
+    away to start afresh, the folder would have the copy kept aside: it names the copy."""
+    _play_and_close(data_dir, 2)
+    db = data_dir / "dicetray.sqlite3"
+    db.rename(data_dir / "old.sqlite3")
+    db.mkdir()
+    with pytest.raises(StoreError) as err:
+        Store(data_dir)
+    assert f"{db}: a folder, not the database file" in str(err.value)
+    assert "rename dicetray-copy.sqlite3 to dicetray.sqlite3" in str(err.value)
+    assert db.is_dir() and not list(db.iterdir())
 
 
 @pytest.mark.parametrize("text", ["[1, 2, 3]", "null", '"players"'])
