@@ -34,5 +34,6 @@ test: $(VENV)/.installed-test
 bench: $(VENV)/.installed
 	@$(PY) tests/bench.py
 
+# Keeps ./data: the games played in `make demo` are the family's too (rm -rf data by hand).
 clean:
-	rm -rf $(VENV) data .pytest_cache
+	rm -rf $(VENV) .pytest_cache
