@@ -494,10 +494,13 @@ class TenThousandRules(Rules[TenThousandState]):
             goal.append(f"Exact target: a bank that would pass {target} is lost" +
                         ("; in tie-break rounds every bank counts (decision)."
                          if options["final_round"] else "."))
-        return goal + [
+        opening = (
             f"Opening: a player's first recorded turn must be worth at least "
             f"{options['opening']}; banking less before opening is allowed and records "
-            "nothing (decision).",
+            "nothing (decision)." if options["opening"] else
+            "Opening: none; any bank counts from the first turn.")
+        return goal + [
+            opening,
             "Players: 1 to 8, in seat order; nobody joins or leaves a game (decision).",
         ]
 

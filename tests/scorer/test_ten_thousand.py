@@ -490,6 +490,8 @@ def test_help_names_the_options_and_decisions_in_force() -> None:
     assert "in tie-break rounds every bank counts" in exact_with_final_round
     off = " | ".join(play([], specials=False).state()["help"])
     assert "are off" in off and "straight 1-6" not in off
+    no_opening = " | ".join(play([], opening=0).state()["help"])
+    assert "Opening: none" in no_opening and "at least 0" not in no_opening
 
 
 def test_doctests() -> None:
