@@ -394,6 +394,7 @@ class SumChicagoRules(Rules[SumChicagoState]):
         if options["starter"] == "rotating":
             lines.append("Rotating starter: the last thrower of a round starts the next.")
         lines += [
+            "After the last round the highest total wins.",
             "Tie: the tied players throw once more each, in seat order; the highest sum wins; "
             "tie-break throws add nothing to the totals (decision).",
             "Players may join (0 for rounds already played) and leave (their total stays).",

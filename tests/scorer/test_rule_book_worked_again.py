@@ -349,3 +349,9 @@ def test_tupla_chicagos_help_does_not_say_each_player_throws_once() -> None:
     assert any("only the second counts" in line for line in tupla)
     single = new_game("sum_chicago", ["A", "B"]).state()["help"]
     assert "Each round every player throws once; hitting the target scores it, else 0." in single
+
+
+def test_sum_chicagos_help_says_who_wins() -> None:
+    # RULES.md §1: "After all rounds the highest total wins."
+    assert "After the last round the highest total wins." in new_game(
+        "sum_chicago", ["A", "B"]).state()["help"]
