@@ -19,8 +19,44 @@ def loads_strictly(text: str) -> Any:
     ...
     ValueError: the key 'order' twice in one object
     """
-    return json.loads(text, object_pairs_hook=unique_keys, parse_int=whole_number,
+    data = json.loads(text, object_pairs_hook=unique_keys, parse_int=whole_number,
                       parse_constant=_not_json)
+    _check_depth(data)
+    return data
+
+
+#: How deep a game file or request body may nest. A game file nests four deep (the file,
+#: its actions, an action, a show's hands); an action's extra key nested hundreds deep
+#: passed Python's reader, was stored, and then ran out of recursion when the game copied
+#: or replayed it.
+MAX_DEPTH = 32
+
+
+def _check_depth(data: Any) -> None:
+    """Refuse ``data`` nested more than :data:`MAX_DEPTH` deep, naming where.
+
+    >>> _check_depth({"actions": [{"at": [[[1]]]}]})
+    >>> _check_depth({"actions": [{"at": json.loads("[" * 40 + "]" * 40)}]})
+    Traceback (most recent call last):
+    ...
+    ValueError: nested too deeply (over 32 levels) at actions[0]['at']
+    """
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
+    while stack:
+        value, depth, where = stack.pop()
+        items = (value.items() if isinstance(value, dict)
+                 else enumerate(value) if isinstance(value, list) else ())
+        for key, item in items:
+            if not isinstance(item, (dict, list)):
+                continue
+            # Named down to the entry and its field: deeper, only the brackets differ.
+            inner = where if depth > 3 else (
+                f"{where}[{key}]" if isinstance(value, list)
+                else f"{where}.{key}" if depth == 1 else f"{where}[{key!r}]")
+            if depth + 1 > MAX_DEPTH:
+                raise ValueError(f"nested too deeply (over {MAX_DEPTH} levels) at "
+                                 f"{inner.lstrip('.')}")
+            stack.append((item, depth + 1, inner))
 
 
 def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

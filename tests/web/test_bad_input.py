@@ -109,6 +109,21 @@ def test_a_request_of_the_wrong_shape_is_400(
     assert api.state() == before
 
 
+def test_an_action_with_a_deeply_nested_extra_key_is_refused_and_play_goes_on(
+        game_with_reading: Any) -> None:
+    # An extra key (GAMEFILE.md allows them) nested 500 deep fit in a request; the action
+    # was stored, then copying it into the game ran out of recursion: a 500, and every
+    # later throw was refused (its place in the log was taken) until a restart.
+    api = game_with_reading
+    before = api.state()
+    raw = '{"type": "roll", "player": "Aino", "dice": [1, 1], "at": ' + "[" * 500 + "]" * 500 + "}"
+    out = api.post("action", raw=raw, status=400)
+    assert "nested too deeply" in out["error"] and "at at[0]" in out["error"], out["error"]
+    assert api.state() == before
+    after = api.post("roll", {"dice": [2, 3]})
+    assert after["game"]["next"]["player"] == "Bertil"     # Aino's throw was scored
+
+
 def test_a_correction_the_rules_refuse_is_409(game_with_reading: Any) -> None:
     out = game_with_reading.post("correct", {"action": 5, "dice": [1, 1]}, status=409)
     assert "no action 5" in out["error"]
