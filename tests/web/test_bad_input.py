@@ -124,6 +124,17 @@ def test_an_action_with_a_deeply_nested_extra_key_is_refused_and_play_goes_on(
     assert after["game"]["next"]["player"] == "Bertil"     # Aino's throw was scored
 
 
+def test_a_body_that_is_not_utf8_is_refused(game_with_reading: Any) -> None:
+    # Latin-1 "Jän": the byte that is no UTF-8 was read as U+FFFD, and "J\ufffdn" joined.
+    api = game_with_reading
+    before = api.state()
+    resp = api.client.post("/api/join", data='{"player": "J\xe4n"}'.encode("latin-1"),
+                           content_type="application/json")
+    assert resp.status_code == 400, resp.get_data(as_text=True)
+    assert "UTF-8" in resp.get_json()["error"]
+    assert api.state() == before
+
+
 def test_a_correction_the_rules_refuse_is_409(game_with_reading: Any) -> None:
     out = game_with_reading.post("correct", {"action": 5, "dice": [1, 1]}, status=409)
     assert "no action 5" in out["error"]
