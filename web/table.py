@@ -100,7 +100,8 @@ _BREAKING = frozenset(("Cc", "Zl", "Zp"))
 
 def joining_name(seated: Any, player: str) -> str:
     """The name a newcomer typed, without the spaces around it; refused when it differs
-    only in case or by those spaces from someone at the table (who left, too).
+    only in case, by those spaces or in how an accent is encoded from someone at the
+    table (who left, too).
 
     Only the newcomer is checked: a game begun before names were checked may hold such
     twins already, and must still take a new player.
@@ -118,10 +119,21 @@ def joining_name(seated: Any, player: str) -> str:
         raise TableError(f"players: {name!r} holds the control character U+{ord(odd):04X}; "
                          "type the name without it", 400)
     for other in seated:
-        if other != name and other.strip().casefold() == name.casefold():
-            raise TableError(f"players: {other!r} and {name!r} differ only in case or "
-                             "spaces; give them names the scoreboard can tell apart", 400)
+        if other != name and _looks(other.strip()) == _looks(name):
+            raise TableError(f"players: {other!r} and {name!r} differ only in case, "
+                             "spaces or how an accent is encoded; give them names the "
+                             "scoreboard can tell apart", 400)
     return name
+
+
+def _looks(name: str) -> str:
+    """A name as the scoreboard shows it, in any case: an accent typed as a character of
+    its own (e and U+0301) looks as the accented letter (é, U+00E9) does.
+
+    >>> _looks("Jose\u0301") == _looks("JOS\u00c9")
+    True
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 # How the camera line begins when a frame could not be read (cleared once one is).

@@ -216,6 +216,19 @@ def test_names_that_differ_only_in_case_are_refused(api: Any) -> None:
     assert api.state() == before
 
 
+def test_names_that_differ_only_in_how_an_accent_is_encoded_are_refused(api: Any) -> None:
+    # "José" typed as é (one character) and as e with a combining accent (as some
+    # keyboards send it) look the same on the scoreboard: two players it cannot tell apart.
+    api.start(["Jos\u00e9", "Bertil"])
+    before = api.state()
+    s = api.post("join", {"player": "Jose\u0301"}, status=400)
+    assert "'Jos\u00e9' and 'Jose\u0301'" in s["error"]
+    s = api.post("games", {"family": "sum_chicago", "players": ["\u00c5sa", "A\u030asa"]},
+                 status=400)
+    assert "'\u00c5sa' and 'A\u030asa'" in s["error"]
+    assert api.state() == before
+
+
 def test_a_join_sent_as_a_game_file_action_is_checked_as_the_join_form_is(api: Any) -> None:
     api.start(["Aino", "Bertil"])
     before = api.state()
