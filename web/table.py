@@ -108,7 +108,7 @@ def joining_name(seated: Any, player: str) -> str:
 
     A name with a control character (a tab, a line break, U+2028) or one that turns the
     text's direction (U+202E and its kin) is refused too: the scoreboard would show it
-    garbled, or the names after it backwards.
+    garbled, or the names after it backwards; and so is one of invisible characters alone.
 
     >>> joining_name(["Aino", "aino"], " Dora ")
     'Dora'
@@ -118,6 +118,11 @@ def joining_name(seated: Any, player: str) -> str:
     if odd is not None:
         raise TableError(f"players: {name!r} holds the control character U+{ord(odd):04X}; "
                          "type the name without it", 400)
+    if name and all(unicodedata.category(c) == "Cf" for c in name):
+        # Format characters alone (a zero-width space, a soft hyphen) are no spaces to
+        # strip, and the scoreboard showed the player with a blank name.
+        raise TableError(f"players: {name!r} has nothing to show: its characters are all "
+                         "invisible", 400)
     for other in seated:
         if other != name and _looks(other.strip()) == _looks(name):
             raise TableError(f"players: {other!r} and {name!r} differ only in case, "

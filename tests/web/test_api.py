@@ -251,6 +251,18 @@ def test_a_name_with_a_control_character_is_refused(api: Any, name: str) -> None
     assert api.state() == before
 
 
+@pytest.mark.parametrize("name", ["\u200b", "\u2060\u200b", "\u00ad"])
+def test_a_name_of_invisible_characters_alone_is_refused(api: Any, name: str) -> None:
+    # A zero-width space is no space to strip(): the player showed as a blank name.
+    api.start(["Aino", "Bertil"])
+    before = api.state()
+    s = api.post("join", {"player": name}, status=400)
+    assert "nothing to show" in s["error"]
+    s = api.post("games", {"family": "sum_chicago", "players": ["Aino", name]}, status=400)
+    assert "nothing to show" in s["error"]
+    assert api.state() == before
+
+
 def test_names_of_any_script_and_emoji_sequences_are_taken(api: Any) -> None:
     england = "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"   # tag characters
     names = ["Åsa", "Søren", "小明", "مريم", "👨\u200d👩\u200d👧", england]
