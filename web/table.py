@@ -824,6 +824,13 @@ class Table:
             game = self._need_game()
             _check_shown(game, shown)
             action = dict(action)
+            # An undo or a correction of a camera throw changes its reading too: the
+            # same path as the control page's, extra keys kept.
+            if action.get("type") == "undo":
+                return self.undo(shown, action)
+            if action.get("type") == "correct":
+                return self.correct_action(action.get("action"), action.get("dice"), shown,
+                                           action)
             if action.get("type") == "join" and isinstance(action.get("player"), str):
                 # A name typed now, checked as the join form's is.
                 action["player"] = joining_name(game.seated(), action["player"])
@@ -843,8 +850,9 @@ class Table:
                                      + (" (the game is over)" if game.state()["finished"] else ""))
             self._commit({"type": "roll", "player": player, "dice": dice})
 
-    def undo(self, shown: Any = None) -> None:
-        """Take back the latest action still in force (``shown`` as for :meth:`hand_roll`).
+    def undo(self, shown: Any = None, given: Mapping[str, Any] | None = None) -> None:
+        """Take back the latest action still in force (``shown`` as for :meth:`hand_roll`;
+        ``given``, the undo as a game file's action, for its extra keys).
 
         When that is a correction of a camera throw, its reading takes back the dice too
         (in the same commit): the control page shows the throw as the game counts it, and
@@ -853,7 +861,8 @@ class Table:
             game = self._need_game()
             _check_shown(game, shown)
             linked, dice = self._undone_correction(game)
-            self._commit({"type": "undo"}, reading=linked.id if linked is not None else None,
+            self._commit({**(given or {}), "type": "undo"},
+                         reading=linked.id if linked is not None else None,
                          reading_dice=dice)
             if linked is not None and dice is not None:
                 self._learn_correction(linked, dice)
@@ -883,8 +892,10 @@ class Table:
         """A player stops; their score stays."""
         self._commit({"type": "leave", "player": player})
 
-    def correct_action(self, index: Any, dice: Any, shown: Any = None) -> None:
-        """Correct the dice of an earlier roll by its log index."""
+    def correct_action(self, index: Any, dice: Any, shown: Any = None,
+                       given: Mapping[str, Any] | None = None) -> None:
+        """Correct the dice of an earlier roll by its log index (``given``: the correction
+        as a game file's action, for its extra keys)."""
         # A request of the wrong shape is the request's fault (400); which actions can be
         # corrected, and to what, is the rules' to say (409).
         if isinstance(index, bool) or not isinstance(index, int):
@@ -901,7 +912,7 @@ class Table:
             if linked is not None and isinstance(dice, list) and len(dice) == len(linked.dice):
                 new_dice = [_set_die(d, v) if d.get("value") != v else d
                             for d, v in zip(linked.dice, dice)]
-            self._commit({"type": "correct", "action": index, "dice": dice},
+            self._commit({**(given or {}), "type": "correct", "action": index, "dice": dice},
                          reading=linked.id if new_dice is not None and linked else None,
                          reading_dice=new_dice)
             if linked is not None and new_dice is not None:

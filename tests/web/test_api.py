@@ -358,6 +358,20 @@ def test_undoing_a_correction_shows_and_keeps_the_dice_it_took_back(api: Any) ->
     assert [d["value"] for d in s["reading"]["dice"]] == [3, 1]
 
 
+def test_an_undo_or_correct_sent_as_a_game_file_action_keeps_the_reading_in_step(
+        api: Any) -> None:
+    """/api/action takes any action of the game file, undo and correct too: a camera
+    throw corrected or taken back so shows the dice the game counts, as the control
+    page's Undo and taps do (the reading kept showing the corrected dice)."""
+    api.start()
+    api.table.handle_reading(reading(3, 4))
+    s = api.post("action", {"type": "correct", "action": 0, "dice": [5, 5]})
+    assert [d["value"] for d in s["reading"]["dice"]] == [5, 5]
+    s = api.post("action", {"type": "undo"})
+    assert s["game"]["last_roll"]["dice"] == [3, 4]
+    assert [d["value"] for d in s["reading"]["dice"]] == [3, 4]
+
+
 def test_a_waiting_throw_is_not_scored_for_another_player_after_an_undo(api: Any) -> None:
     """Bertil's throw waits for a tap; Undo takes back Aino's throw, so it is Aino's turn
     again: confirming or fixing Bertil's dice must not score them as Aino's."""
