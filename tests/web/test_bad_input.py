@@ -135,6 +135,25 @@ def test_a_body_that_is_not_utf8_is_refused(game_with_reading: Any) -> None:
     assert api.state() == before
 
 
+@pytest.mark.parametrize("path,data,kind", [
+    ("undo", b"", "application/x-www-form-urlencoded"),   # a form with no field
+    ("undo", b"", None),                                   # fetch() with no body, no-cors
+    ("action", b'{"type": "undo", "x": "="}', "text/plain"),  # a form sending text
+    ("roll", b'{"dice": [6, 6]}', "multipart/form-data; boundary=x"),
+])
+def test_a_post_not_sent_as_json_is_refused(api: Any, path: str, data: bytes,
+                                            kind: str | None) -> None:
+    # A page of any other site can send these without the browser asking the table
+    # first (a JSON request it must ask about): such a page took back the camera's throw.
+    api.start()
+    api.table.handle_reading(reading(3, 4))
+    before = api.state()
+    resp = api.client.post(f"/api/{path}", data=data, headers={"Content-Type": kind} if kind else {})
+    assert resp.status_code == 415, resp.get_data(as_text=True)
+    assert "Content-Type: application/json" in resp.get_json()["error"]
+    assert api.state() == before
+
+
 def test_a_correction_the_rules_refuse_is_409(game_with_reading: Any) -> None:
     out = game_with_reading.post("correct", {"action": 5, "dice": [1, 1]}, status=409)
     assert "no action 5" in out["error"]
