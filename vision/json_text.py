@@ -4,6 +4,7 @@ calibration file)."""
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import Any
 
@@ -11,8 +12,9 @@ from typing import Any
 def loads_strictly(text: str) -> Any:
     """``text`` as JSON, refusing a key twice in one object (Python keeps the last, so a
     game would be played or replayed by other rules than written), NaN and Infinity
-    (no JSON values: kept in a game's log they make its files unreadable elsewhere) and
-    an integer of over 4300 digits (Python's refusal advises a call to ``sys``).
+    (no JSON values: kept in a game's log they make its files unreadable elsewhere), a
+    number too big for a float (Python reads it as Infinity) and an integer of over 4300
+    digits (Python's refusal advises a call to ``sys``).
 
     >>> loads_strictly('{"order": "descending", "order": "ascending"}')
     Traceback (most recent call last):
@@ -20,7 +22,7 @@ def loads_strictly(text: str) -> Any:
     ValueError: the key 'order' twice in one object
     """
     data = json.loads(text, object_pairs_hook=unique_keys, parse_int=whole_number,
-                      parse_constant=_not_json)
+                      parse_float=finite_number, parse_constant=_not_json)
     _check_depth(data)
     return data
 
@@ -75,6 +77,23 @@ def whole_number(digits: str) -> int:
     if count > sys.get_int_max_str_digits():
         raise ValueError(f"a number of {count} digits")
     return int(digits)
+
+
+def finite_number(digits: str) -> float:
+    """A number with a fraction or exponent as a float; one too big for a float (which
+    Python reads as infinity, and would write out as Infinity) is refused in words.
+
+    >>> finite_number("2.5")
+    2.5
+    >>> finite_number("1e400")
+    Traceback (most recent call last):
+    ...
+    ValueError: the number 1e400 is too big
+    """
+    number = float(digits)
+    if math.isinf(number):
+        raise ValueError(f"the number {digits} is too big")
+    return number
 
 
 def _not_json(name: str) -> Any:

@@ -25,6 +25,12 @@ BAD = [
     ("action", '{"type": "roll", "player": "Aino", "player": "Bertil", "dice": [1, 1]}',
      "the key 'player' twice in one object"),
     ("roll", '{"dice": [1, 1%s]}' % ("0" * 5000), "a number of 5001 digits"),
+    # Python reads 1e400 as infinity: kept in the log, the game's file then held Infinity,
+    # which no JSON reader (dicetray replay neither) takes.
+    ("action", '{"type": "roll", "player": "Aino", "dice": [1, 1], "at": 1e400}',
+     "the number 1e400 is too big"),
+    ("action", '{"type": "roll", "player": "Aino", "dice": [1, 1], "at": -2E+999}',
+     "the number -2E+999 is too big"),
     ("roll", {}, "'dice'"),
     ("roll", {"dice": [7, 1]}, "die value 7"),
     ("roll", {"dice": [0, 1]}, "die value 0"),
