@@ -148,7 +148,18 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         return error(f"internal error: {type(exc).__name__}: {exc}", 500)
 
     def body() -> dict[str, Any]:
-        raw = request.get_data(cache=False, as_text=True)
+        if request.mimetype != "application/json":
+            # A page of any other site may send a form, text or an empty POST here without
+            # the browser asking the table first (it asks before sending JSON): such a
+            # page opened on the tablet, or anywhere in the house, took back throws.
+            abort(415, description="an action is sent as JSON, with Content-Type: "
+                                   f"application/json, not {request.mimetype or 'none'}")
+        try:
+            # Decoded strictly: leniently, a byte that is no UTF-8 became U+FFFD, kept
+            # unseen in a name typed on a page that sent another encoding.
+            raw = request.get_data(cache=False).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise BadRequest(f"the request body is not UTF-8 text (byte {exc.start})") from None
         if not raw.strip():
             return {}
         try:

@@ -100,14 +100,15 @@ _BREAKING = frozenset(("Cc", "Zl", "Zp"))
 
 def joining_name(seated: Any, player: str) -> str:
     """The name a newcomer typed, without the spaces around it; refused when it differs
-    only in case or by those spaces from someone at the table (who left, too).
+    only in case, by those spaces or in how an accent is encoded from someone at the
+    table (who left, too).
 
     Only the newcomer is checked: a game begun before names were checked may hold such
     twins already, and must still take a new player.
 
     A name with a control character (a tab, a line break, U+2028) or one that turns the
     text's direction (U+202E and its kin) is refused too: the scoreboard would show it
-    garbled, or the names after it backwards.
+    garbled, or the names after it backwards; and so is one of invisible characters alone.
 
     >>> joining_name(["Aino", "aino"], " Dora ")
     'Dora'
@@ -117,11 +118,27 @@ def joining_name(seated: Any, player: str) -> str:
     if odd is not None:
         raise TableError(f"players: {name!r} holds the control character U+{ord(odd):04X}; "
                          "type the name without it", 400)
+    if name and all(unicodedata.category(c) == "Cf" for c in name):
+        # Format characters alone (a zero-width space, a soft hyphen) are no spaces to
+        # strip, and the scoreboard showed the player with a blank name.
+        raise TableError(f"players: {name!r} has nothing to show: its characters are all "
+                         "invisible", 400)
     for other in seated:
-        if other != name and other.strip().casefold() == name.casefold():
-            raise TableError(f"players: {other!r} and {name!r} differ only in case or "
-                             "spaces; give them names the scoreboard can tell apart", 400)
+        if other != name and _looks(other.strip()) == _looks(name):
+            raise TableError(f"players: {other!r} and {name!r} differ only in case, "
+                             "spaces or how an accent is encoded; give them names the "
+                             "scoreboard can tell apart", 400)
     return name
+
+
+def _looks(name: str) -> str:
+    """A name as the scoreboard shows it, in any case: an accent typed as a character of
+    its own (e and U+0301) looks as the accented letter (é, U+00E9) does.
+
+    >>> _looks("Jose\u0301") == _looks("JOS\u00c9")
+    True
+    """
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
 # How the camera line begins when a frame could not be read (cleared once one is).
@@ -814,6 +831,13 @@ class Table:
             game = self._need_game()
             _check_shown(game, shown)
             action = dict(action)
+            # An undo or a correction of a camera throw changes its reading too: the
+            # same path as the control page's, extra keys kept.
+            if action.get("type") == "undo":
+                return self.undo(shown, action)
+            if action.get("type") == "correct":
+                return self.correct_action(action.get("action"), action.get("dice"), shown,
+                                           action)
             if action.get("type") == "join" and isinstance(action.get("player"), str):
                 # A name typed now, checked as the join form's is.
                 action["player"] = joining_name(game.seated(), action["player"])
@@ -833,8 +857,9 @@ class Table:
                                      + (" (the game is over)" if game.state()["finished"] else ""))
             self._commit({"type": "roll", "player": player, "dice": dice})
 
-    def undo(self, shown: Any = None) -> None:
-        """Take back the latest action still in force (``shown`` as for :meth:`hand_roll`).
+    def undo(self, shown: Any = None, given: Mapping[str, Any] | None = None) -> None:
+        """Take back the latest action still in force (``shown`` as for :meth:`hand_roll`;
+        ``given``, the undo as a game file's action, for its extra keys).
 
         When that is a correction of a camera throw, its reading takes back the dice too
         (in the same commit): the control page shows the throw as the game counts it, and
@@ -843,7 +868,8 @@ class Table:
             game = self._need_game()
             _check_shown(game, shown)
             linked, dice = self._undone_correction(game)
-            self._commit({"type": "undo"}, reading=linked.id if linked is not None else None,
+            self._commit({**(given or {}), "type": "undo"},
+                         reading=linked.id if linked is not None else None,
                          reading_dice=dice)
             if linked is not None and dice is not None:
                 self._learn_correction(linked, dice)
@@ -873,8 +899,10 @@ class Table:
         """A player stops; their score stays."""
         self._commit({"type": "leave", "player": player})
 
-    def correct_action(self, index: Any, dice: Any, shown: Any = None) -> None:
-        """Correct the dice of an earlier roll by its log index."""
+    def correct_action(self, index: Any, dice: Any, shown: Any = None,
+                       given: Mapping[str, Any] | None = None) -> None:
+        """Correct the dice of an earlier roll by its log index (``given``: the correction
+        as a game file's action, for its extra keys)."""
         # A request of the wrong shape is the request's fault (400); which actions can be
         # corrected, and to what, is the rules' to say (409).
         if isinstance(index, bool) or not isinstance(index, int):
@@ -891,7 +919,7 @@ class Table:
             if linked is not None and isinstance(dice, list) and len(dice) == len(linked.dice):
                 new_dice = [_set_die(d, v) if d.get("value") != v else d
                             for d, v in zip(linked.dice, dice)]
-            self._commit({"type": "correct", "action": index, "dice": dice},
+            self._commit({**(given or {}), "type": "correct", "action": index, "dice": dice},
                          reading=linked.id if new_dice is not None and linked else None,
                          reading_dice=new_dice)
             if linked is not None and new_dice is not None:

@@ -216,6 +216,19 @@ def test_names_that_differ_only_in_case_are_refused(api: Any) -> None:
     assert api.state() == before
 
 
+def test_names_that_differ_only_in_how_an_accent_is_encoded_are_refused(api: Any) -> None:
+    # "José" typed as é (one character) and as e with a combining accent (as some
+    # keyboards send it) look the same on the scoreboard: two players it cannot tell apart.
+    api.start(["Jos\u00e9", "Bertil"])
+    before = api.state()
+    s = api.post("join", {"player": "Jose\u0301"}, status=400)
+    assert "'Jos\u00e9' and 'Jose\u0301'" in s["error"]
+    s = api.post("games", {"family": "sum_chicago", "players": ["\u00c5sa", "A\u030asa"]},
+                 status=400)
+    assert "'\u00c5sa' and 'A\u030asa'" in s["error"]
+    assert api.state() == before
+
+
 def test_a_join_sent_as_a_game_file_action_is_checked_as_the_join_form_is(api: Any) -> None:
     api.start(["Aino", "Bertil"])
     before = api.state()
@@ -235,6 +248,18 @@ def test_a_name_with_a_control_character_is_refused(api: Any, name: str) -> None
     assert "control character" in s["error"]
     s = api.post("games", {"family": "sum_chicago", "players": ["Aino", name]}, status=400)
     assert "control character" in s["error"]
+    assert api.state() == before
+
+
+@pytest.mark.parametrize("name", ["\u200b", "\u2060\u200b", "\u00ad"])
+def test_a_name_of_invisible_characters_alone_is_refused(api: Any, name: str) -> None:
+    # A zero-width space is no space to strip(): the player showed as a blank name.
+    api.start(["Aino", "Bertil"])
+    before = api.state()
+    s = api.post("join", {"player": name}, status=400)
+    assert "nothing to show" in s["error"]
+    s = api.post("games", {"family": "sum_chicago", "players": ["Aino", name]}, status=400)
+    assert "nothing to show" in s["error"]
     assert api.state() == before
 
 
@@ -331,6 +356,20 @@ def test_undoing_a_correction_shows_and_keeps_the_dice_it_took_back(api: Any) ->
     s = api.post("correct", {"reading": rid, "die": 1, "value": 1})
     assert s["game"]["last_roll"]["dice"] == [3, 1]
     assert [d["value"] for d in s["reading"]["dice"]] == [3, 1]
+
+
+def test_an_undo_or_correct_sent_as_a_game_file_action_keeps_the_reading_in_step(
+        api: Any) -> None:
+    """/api/action takes any action of the game file, undo and correct too: a camera
+    throw corrected or taken back so shows the dice the game counts, as the control
+    page's Undo and taps do (the reading kept showing the corrected dice)."""
+    api.start()
+    api.table.handle_reading(reading(3, 4))
+    s = api.post("action", {"type": "correct", "action": 0, "dice": [5, 5]})
+    assert [d["value"] for d in s["reading"]["dice"]] == [5, 5]
+    s = api.post("action", {"type": "undo"})
+    assert s["game"]["last_roll"]["dice"] == [3, 4]
+    assert [d["value"] for d in s["reading"]["dice"]] == [3, 4]
 
 
 def test_a_waiting_throw_is_not_scored_for_another_player_after_an_undo(api: Any) -> None:

@@ -25,6 +25,12 @@ BAD = [
     ("action", '{"type": "roll", "player": "Aino", "player": "Bertil", "dice": [1, 1]}',
      "the key 'player' twice in one object"),
     ("roll", '{"dice": [1, 1%s]}' % ("0" * 5000), "a number of 5001 digits"),
+    # Python reads 1e400 as infinity: kept in the log, the game's file then held Infinity,
+    # which no JSON reader (dicetray replay neither) takes.
+    ("action", '{"type": "roll", "player": "Aino", "dice": [1, 1], "at": 1e400}',
+     "the number 1e400 is too big"),
+    ("action", '{"type": "roll", "player": "Aino", "dice": [1, 1], "at": -2E+999}',
+     "the number -2E+999 is too big"),
     ("roll", {}, "'dice'"),
     ("roll", {"dice": [7, 1]}, "die value 7"),
     ("roll", {"dice": [0, 1]}, "die value 0"),
@@ -106,6 +112,51 @@ def test_a_request_of_the_wrong_shape_is_400(
     before = api.state()
     out = api.post(route, body, status=400)
     assert words in out["error"], out["error"]
+    assert api.state() == before
+
+
+def test_an_action_with_a_deeply_nested_extra_key_is_refused_and_play_goes_on(
+        game_with_reading: Any) -> None:
+    # An extra key (GAMEFILE.md allows them) nested 500 deep fit in a request; the action
+    # was stored, then copying it into the game ran out of recursion: a 500, and every
+    # later throw was refused (its place in the log was taken) until a restart.
+    api = game_with_reading
+    before = api.state()
+    raw = '{"type": "roll", "player": "Aino", "dice": [1, 1], "at": ' + "[" * 500 + "]" * 500 + "}"
+    out = api.post("action", raw=raw, status=400)
+    assert "nested too deeply" in out["error"] and "at at[0]" in out["error"], out["error"]
+    assert api.state() == before
+    after = api.post("roll", {"dice": [2, 3]})
+    assert after["game"]["next"]["player"] == "Bertil"     # Aino's throw was scored
+
+
+def test_a_body_that_is_not_utf8_is_refused(game_with_reading: Any) -> None:
+    # Latin-1 "Jän": the byte that is no UTF-8 was read as U+FFFD, and "J\ufffdn" joined.
+    api = game_with_reading
+    before = api.state()
+    resp = api.client.post("/api/join", data='{"player": "J\xe4n"}'.encode("latin-1"),
+                           content_type="application/json")
+    assert resp.status_code == 400, resp.get_data(as_text=True)
+    assert "UTF-8" in resp.get_json()["error"]
+    assert api.state() == before
+
+
+@pytest.mark.parametrize("path,data,kind", [
+    ("undo", b"", "application/x-www-form-urlencoded"),   # a form with no field
+    ("undo", b"", None),                                   # fetch() with no body, no-cors
+    ("action", b'{"type": "undo", "x": "="}', "text/plain"),  # a form sending text
+    ("roll", b'{"dice": [6, 6]}', "multipart/form-data; boundary=x"),
+])
+def test_a_post_not_sent_as_json_is_refused(api: Any, path: str, data: bytes,
+                                            kind: str | None) -> None:
+    # A page of any other site can send these without the browser asking the table
+    # first (a JSON request it must ask about): such a page took back the camera's throw.
+    api.start()
+    api.table.handle_reading(reading(3, 4))
+    before = api.state()
+    resp = api.client.post(f"/api/{path}", data=data, headers={"Content-Type": kind} if kind else {})
+    assert resp.status_code == 415, resp.get_data(as_text=True)
+    assert "Content-Type: application/json" in resp.get_json()["error"]
     assert api.state() == before
 
 

@@ -74,6 +74,28 @@ def test_replay_of_json_nested_too_deeply_is_refused_in_one_line(tmp_path: Path,
     assert len(err.strip().splitlines()) == 1
 
 
+def test_replay_of_an_action_nested_too_deeply_is_refused_in_one_line(tmp_path: Path,
+                                                                     capsys: Any) -> None:
+    # Python's reader takes 500 levels, but replaying the action ran out of recursion.
+    deep = "[" * 500 + "]" * 500
+    text = json.dumps({**GAME, "actions": [{**GAME["actions"][0], "at": "here"}]})
+    path = write(tmp_path, text.replace('"here"', deep))
+    assert main(["replay", path]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and path in err and "nested too deeply" in err and "actions[0]" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_replay_of_a_number_too_big_for_json_readers_is_refused(tmp_path: Path,
+                                                                capsys: Any) -> None:
+    # 1e400 is infinity to Python: replayed, it would be written out as Infinity.
+    text = json.dumps({**GAME, "actions": [{**GAME["actions"][0], "at": "here"}]})
+    path = write(tmp_path, text.replace('"here"', "1e400"))
+    assert main(["replay", path]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and path in err and "the number 1e400 is too big" in err
+
+
 def test_replay_of_a_missing_file(tmp_path: Path, capsys: Any) -> None:
     assert main(["replay", str(tmp_path / "nope.json")]) == 2
     assert "nope.json" in capsys.readouterr().err
