@@ -791,12 +791,19 @@ class Table:
             assert self.game_id is not None
             game.check(action)
             index = len(game.log)
-            revision, new_id = self.store.append_action(self.game_id, index, action,
-                                                        reading=reading, reading_dice=reading_dice,
-                                                        new_reading=new_reading)
+            # Applied, then stored, as one step: should either fail (a fault in the rules,
+            # a full disk), the game is replayed from the store, where it stands as before,
+            # so the table and the database never part and the next action is taken.
+            try:
+                game.apply(action)
+                revision, new_id = self.store.append_action(
+                    self.game_id, index, action, reading=reading, reading_dice=reading_dice,
+                    new_reading=new_reading)
+            except BaseException:
+                self.game = self._replayed(self.game_id, self.store.game_file(self.game_id))
+                raise
             if new_id is not None and new_frame is not None:
                 self._scored_frames.add(new_id, new_frame, save=False)
-            game.apply(action)
             st = game.state()
             if st["finished"] and self._finished_at is None:
                 self._finished_at = time.monotonic()

@@ -546,3 +546,30 @@ def test_a_history_of_many_games_comes_a_page_at_a_time_unfinished_ones_first(
     page = api.client.get("/history").get_data(as_text=True)
     top = page[page.index("Left unfinished"):page.index("Past games")]
     assert top.count("data-continue") == 10 and "the newest 10; the others are" in top
+
+
+def test_a_fault_in_the_rules_leaves_the_game_as_stored_and_play_goes_on(
+        api: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A throw the rules check but then fail to act on (a fault in the engine) was stored
+    first: the database ran a step ahead of the table, and every later throw was refused
+    until a restart."""
+    api.start()
+    api.post("roll", {"dice": [1, 1]})
+    before = api.state()
+    rules = type(api.table.game.rules)
+
+    act = rules.act
+
+    def broken(self: Any, state: Any, action: Any) -> None:
+        if action.type == "roll" and len(api.table.game.log) == 2:   # Bertil's, alone
+            raise RuntimeError("a fault in the rules")
+        act(self, state, action)
+
+    monkeypatch.setattr(rules, "act", broken)
+    api.post("roll", {"dice": [1, 1]}, status=500)
+    monkeypatch.undo()
+    assert api.state()["game"] == before["game"]
+    s = api.post("roll", {"dice": [1, 1]})                  # Bertil's throw, taken now
+    assert scores(s) == [2, 2, 0]
+    stored = api.client.get(f"/api/games/{s['table']['game_id']}/file").get_json()["actions"]
+    assert [a["dice"] for a in stored] == [[1, 1], [1, 1]]
