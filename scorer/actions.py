@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Mapping, TypeGuard
 
-from .errors import Refusal, json_kind
+from .errors import Refusal, json_kind, json_shown
 
 def parse_dice(value: Any, what: str = "dice") -> tuple[int, ...]:
     """Check a list of die values and return it as a tuple.
@@ -18,10 +18,10 @@ def parse_dice(value: Any, what: str = "dice") -> tuple[int, ...]:
     scorer.errors.Refusal: die value 7 is outside 1..6
     """
     if not isinstance(value, (list, tuple)):
-        raise Refusal(f"{what} must be a list of die values 1..6, not {value!r}")
+        raise Refusal(f"{what} must be a list of die values 1..6, not {json_shown(value)}")
     for die in value:
         if isinstance(die, bool) or not isinstance(die, int):
-            raise Refusal(f"die value {die!r} is not a whole number 1..6")
+            raise Refusal(f"die value {json_shown(die)} is not a whole number 1..6")
         if not 1 <= die <= 6:
             raise Refusal(f"die value {die} is outside 1..6")
     return tuple(value)
@@ -71,10 +71,10 @@ class Action:
         if kind is None or kind == "":
             raise Refusal("the action has no 'type'")
         if not isinstance(kind, str):
-            raise Refusal(f"an action's 'type' is a word such as 'roll', not {kind!r}")
+            raise Refusal(f"an action's 'type' is a word such as 'roll', not {json_shown(kind)}")
         player = raw.get("player")
         if player is not None and not isinstance(player, str):
-            raise Refusal(f"'player' must be a name, not {player!r}")
+            raise Refusal(f"'player' must be a name, not {json_shown(player)}")
         dice = parse_dice(raw["dice"]) if "dice" in raw else None
         return cls(index, kind, player, dice, MappingProxyType(dict(raw)))
 

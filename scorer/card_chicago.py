@@ -24,7 +24,7 @@ from .cards import (Card, CardError, Category, HandValue, deck, describe, hand_v
                     parse_card, parse_hand, suit_key)
 from .card_chicago_hands import (ALL_EXCHANGES, exchanged_since, hands_problem, held,
                                  known_hands, shown_before, trick_problem)
-from .errors import Refusal, with_article
+from .errors import Refusal, json_shown, with_article
 from .rules import OptionWords, Rules
 
 WIN_AT = 52
@@ -285,7 +285,8 @@ class CardChicagoRules(Rules[CardChicagoState]):
         if "count" not in action.fields:
             raise Refusal("an exchange needs 'count', how many cards were exchanged (0..5)")
         if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 5:
-            raise Refusal(f"an exchange needs 'count', a whole number 0..5, not {count!r}")
+            raise Refusal("an exchange needs 'count', a whole number 0..5, "
+                          f"not {json_shown(count)}")
         if player in deal.stopped:
             raise Refusal(f"{player} is under buy stop this deal and may not exchange cards")
         if player in deal.exchanges[deal.exchange - 1]:
@@ -295,7 +296,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
         deal = state.deal
         number = action.get("round")
         if type(number) is not int or number not in SHOW_PHASES:
-            raise Refusal(f"a show needs 'round' 1, 2 or 3, not {number!r}")
+            raise Refusal(f"a show needs 'round' 1, 2 or 3, not {json_shown(number)}")
         if deal.phase not in SHOW_PHASES[number]:
             when = "after the five tricks" if number == 3 else "before the tricks, once"
             raise Refusal(f"hands of round {number} are shown {when}; the deal is at "
@@ -325,7 +326,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
             raise Refusal(f"a trick needs 'winner', the player who took it "
                           f"(players: {', '.join(state.seats)})")
         if not isinstance(winner, str) or winner not in state.seats:
-            raise Refusal(f"the trick's winner {winner!r} is not in the game "
+            raise Refusal(f"the trick's winner {json_shown(winner)} is not in the game "
                           f"(players: {', '.join(state.seats)})")
         if "card" in action.fields:
             card = _card(action.get("card"), "the trick's card")
@@ -600,7 +601,7 @@ def _check_hands(state: CardChicagoState, number: int, hands: Mapping[str, Any])
     parsed: dict[str, tuple[Card, ...]] = {}
     for player, text in hands.items():
         if player not in state.seats:
-            raise Refusal(f"unknown player {player!r} in the hands "
+            raise Refusal(f"unknown player {json_shown(player)} in the hands "
                           f"(players: {', '.join(state.seats)})")
         parsed[player] = _hand(text, f"the hand of {player}")
         for card in parsed[player]:

@@ -1,6 +1,7 @@
 """The errors of the rules engines: every one is a ``ValueError`` that names what was wrong."""
 from __future__ import annotations
 
+import json
 from typing import Any, Mapping
 
 
@@ -59,6 +60,21 @@ def json_kind(value: object) -> str:
     return kinds.get(type(value), with_article(type(value).__name__))
 
 
+def json_shown(value: object) -> str:
+    """A value given in a file or a request, as a message shows it: a string in quotes,
+    anything else as JSON writes it (``true``, ``null``, ``["B"]``), not as Python does.
+
+    >>> json_shown("roll"), json_shown(True), json_shown(None), json_shown(["B", 1.5])
+    ("'roll'", 'true', 'null', '["B", 1.5]')
+    """
+    if isinstance(value, str):
+        return repr(value)
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):   # not JSON (a tuple of sets, NaN from Python code)
+        return repr(value)
+
+
 class Refusal(GameError):
     """Raised by a family's rules with just the reason; the game wraps it in ``IllegalAction``."""
 
@@ -72,7 +88,7 @@ def describe(index: int | None, action: Any) -> str:
     if kind is None or kind == "":
         kind = "action with no type"
     elif not isinstance(kind, str):
-        kind = f"action of type {kind!r}"
+        kind = f"action of type {json_shown(kind)}"
     # A trick names its winner rather than a player.
     player = action.get("player", action.get("winner"))
     return f"{where} ({kind} by {player})" if isinstance(player, str) else f"{where} ({kind})"

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, Hashable, Mapping, Sequence
 
 from .actions import Action, is_name, parse_dice
-from .errors import GameFileError, IllegalAction, Refusal, with_article
+from .errors import GameFileError, IllegalAction, Refusal, json_shown, with_article
 from .rules import Rules
 
 FORMAT = "dicetray-game/1"
@@ -25,7 +25,7 @@ FAMILIES = ("sum_chicago", "pub_chicago", "ten_thousand", "card_chicago")
 def rules_for(family: Any) -> Rules[Any]:
     """The rules of a family, by its key in GAMEFILE.md."""
     if family not in FAMILIES:
-        raise GameFileError(f"family: {family!r} is not one of {', '.join(FAMILIES)}")
+        raise GameFileError(f"family: {json_shown(family)} is not one of {', '.join(FAMILIES)}")
     module = importlib.import_module(f"scorer.{family}")
     rules: Rules[Any] = module.RULES
     return rules
@@ -50,19 +50,10 @@ def resolve_options(rules: Rules[Any], given: Any) -> dict[str, Any]:
     for key, allowed in rules.options.items():
         value = given.get(key, allowed[0])
         if not any(_same(value, a) for a in allowed):
-            names = ", ".join(_json(a) for a in allowed)
-            raise GameFileError(f"options.{key}: {_json(value)} is not one of {names}")
+            names = ", ".join(json_shown(a) for a in allowed)
+            raise GameFileError(f"options.{key}: {json_shown(value)} is not one of {names}")
         options[key] = value
     return options
-
-
-def _json(value: Any) -> str:
-    # A value as the file has it, in JSON's words where Python's differ.
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return repr(value) if isinstance(value, str) else str(value)
 
 
 def check_players(rules: Rules[Any], players: Any) -> tuple[str, ...]:
@@ -83,7 +74,7 @@ def check_players(rules: Rules[Any], players: Any) -> tuple[str, ...]:
 def check_name(name: Any, where: str = "player") -> str:
     """A player's name: a string of 1 to 40 characters, not only spaces, that is text."""
     if not is_name(name):
-        raise GameFileError(f"{where}: a name is 1 to 40 characters, not {name!r}")
+        raise GameFileError(f"{where}: a name is 1 to 40 characters, not {json_shown(name)}")
     return name
 
 
@@ -320,11 +311,13 @@ class Game:
         state = self._state if state is None else state
         if action.type not in self.rules.action_types:
             known = ", ".join(sorted(self.rules.action_types | {"undo", "correct"}))
-            raise Refusal(f"unknown action type {action.type!r} for {self.family} (known: {known})")
+            raise Refusal(f"unknown action type {json_shown(action.type)} for {self.family} "
+                          f"(known: {known})")
         if action.player is not None and action.type != "join":
             seated = self.rules.seated(state)
             if action.player not in seated:
-                raise Refusal(f"unknown player {action.player!r} (players: {', '.join(seated)})")
+                raise Refusal(f"unknown player {json_shown(action.player)} "
+                              f"(players: {', '.join(seated)})")
         self.rules.verify(state, action)
 
     def _undo_target(self) -> int:
@@ -491,7 +484,7 @@ def load_game(data: Any) -> Game:
         raise GameFileError(f"{unknown[0]!r}: not a key of a game file "
                             f"(its keys: {', '.join(FILE_KEYS)})")
     if data.get("format", FORMAT) != FORMAT:
-        raise GameFileError(f"format: {_json(data.get('format'))} is not {FORMAT!r}")
+        raise GameFileError(f"format: {json_shown(data.get('format'))} is not {FORMAT!r}")
     if "family" not in data:
         raise GameFileError("family: missing")
     if "players" not in data:

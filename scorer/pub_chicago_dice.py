@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from .errors import Refusal
+from .errors import Refusal, json_shown
 
 ONES = (100, 1)
 SIXES = (60, 6)
@@ -63,7 +63,7 @@ def _pick(fields: Mapping[str, Any], key: str, allowed: tuple[Any, ...]) -> Any:
     for choice in allowed:
         if type(given) is type(choice) and given == choice:
             return choice
-    raise Refusal(f"'{key}' must be {' or '.join(map(repr, allowed))}, not {given!r}")
+    raise Refusal(f"'{key}' must be {' or '.join(map(repr, allowed))}, not {json_shown(given)}")
 
 
 def parse_announcement(fields: Mapping[str, Any], sand_allowed: bool) -> Announcement:
@@ -78,7 +78,7 @@ def parse_announcement(fields: Mapping[str, Any], sand_allowed: bool) -> Announc
     """
     sand = fields.get("sand", False)
     if not isinstance(sand, bool):
-        raise Refusal(f"'sand' must be true or false, not {sand!r}")
+        raise Refusal(f"'sand' must be true or false, not {json_shown(sand)}")
     if sand:
         if not sand_allowed:
             raise Refusal("Sand is announced only in Tschigg")

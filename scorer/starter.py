@@ -26,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from .errors import json_shown
+
 DIE_FACES = range(1, 7)
 
 
@@ -108,7 +110,7 @@ class StarterDraw:
     >>> StarterDraw(("Aino",))
     Traceback (most recent call last):
     ...
-    scorer.starter.BadDrawPlayers: a draw needs two players or more, not ['Aino']
+    scorer.starter.BadDrawPlayers: a draw needs two players or more, not ["Aino"]
     """
 
     players: tuple[str, ...]
@@ -118,11 +120,11 @@ class StarterDraw:
         _check_players(self.players)
         for value in self.throws:
             if not _is_face(value):
-                raise NotADieFace(f"throw {value!r}: a die shows 1 to 6")
+                raise NotADieFace(f"throw {json_shown(value)}: a die shows 1 to 6")
         rounds, extra = _play(self.players, self.throws)
         if extra:
-            raise DrawDecided(f"throws {list(extra)!r} come after {rounds[-1].highest[0]} "
-                              "was found to start")
+            raise DrawDecided(f"throws {json_shown(list(extra))} come after "
+                              f"{rounds[-1].highest[0]} was found to start")
 
     # -- where the draw stands -------------------------------------------------------------
 
@@ -169,10 +171,10 @@ class StarterDraw:
         """Raise why ``value`` cannot be the next throw; change nothing."""
         thrower = self.thrower
         if thrower is None:
-            raise DrawDecided(f"throw {value!r}: {self.starter} starts already; nobody "
+            raise DrawDecided(f"throw {json_shown(value)}: {self.starter} starts already; nobody "
                               "throws any more")
         if not _is_face(value):
-            raise NotADieFace(f"{thrower}'s throw {value!r}: a die shows 1 to 6")
+            raise NotADieFace(f"{thrower}'s throw {json_shown(value)}: a die shows 1 to 6")
 
     def can_throw(self, value: Any) -> bool:
         """Whether ``value`` can be the next throw.
@@ -245,12 +247,12 @@ def _is_face(value: Any) -> bool:
 def _check_players(players: Any) -> None:
     """Refuse a player list that cannot draw: fewer than two, not names, a name twice."""
     if not isinstance(players, tuple) or not all(isinstance(p, str) and p for p in players):
-        raise BadDrawPlayers(f"a draw's players are a tuple of names, not {players!r}")
+        raise BadDrawPlayers(f"a draw's players are a tuple of names, not {json_shown(players)}")
     if len(players) < 2:
-        raise BadDrawPlayers(f"a draw needs two players or more, not {list(players)!r}")
+        raise BadDrawPlayers(f"a draw needs two players or more, not {json_shown(list(players))}")
     twice = sorted({p for p in players if players.count(p) > 1})
     if twice:
-        raise BadDrawPlayers(f"{', '.join(twice)} cannot draw twice: {list(players)!r}")
+        raise BadDrawPlayers(f"{', '.join(twice)} cannot draw twice: {json_shown(list(players))}")
 
 
 def _play(players: tuple[str, ...],

@@ -19,6 +19,7 @@ from flask import Flask, Response, abort, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
 import scorer
+from scorer.errors import json_shown
 from web.families import family_table, titles
 from vision.json_text import loads_strictly
 from web.store import StoreError
@@ -184,7 +185,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         everything."""
         if (key in data) == (data.get("all") is True):
             raise BadRequest(f"say which one to forget, {{{key!r}: N}}, or every one, "
-                             f"{{'all': true}}; not {sorted(data)!r}")
+                             f"{{'all': true}}; not {json_shown(sorted(data))}")
         return data.get(key)
 
     def answer() -> Response:

@@ -25,6 +25,7 @@ import cv2
 
 import scorer
 from calibration import die_size
+from scorer.errors import json_shown
 from scorer.starter import BadDrawPlayers, DrawError, NotADieFace, StarterDraw
 from vision.reader import REASON_PICTURE
 from web.calibrating import TrayNotEmpty
@@ -155,7 +156,7 @@ class TableError(ValueError):
 def _check_dice_shape(dice: Any) -> None:
     """A throw's dice must come as a JSON list; the values are for the rules to judge."""
     if not isinstance(dice, list):
-        raise TableError(f"'dice' must be a list of die values 1..6, not {dice!r}", 400)
+        raise TableError(f"'dice' must be a list of die values 1..6, not {json_shown(dice)}", 400)
 
 
 def die_json(die: Any) -> dict[str, Any]:
@@ -376,7 +377,7 @@ class Table:
         (the reader then searches only where the tray changed); false forgets it."""
         if not isinstance(take, bool):
             raise TableError(f"'take' is true (take the empty tray) or false (forget it), "
-                             f"not {take!r}", 400)
+                             f"not {json_shown(take)}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to keep the empty tray in", 409)
         if take:
@@ -403,7 +404,8 @@ class Table:
         """With ``measure`` true, forget the die size and measure it again from the next
         throws' dice (after changing dice or moving the camera)."""
         if measure is not True:
-            raise TableError(f"'measure' is true (measure the dice again), not {measure!r}", 400)
+            raise TableError("'measure' is true (measure the dice again), "
+                             f"not {json_shown(measure)}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to measure the dice for", 409)
         calibrator = self._calibrator
@@ -417,7 +419,7 @@ class Table:
         screen has forgotten an earlier one."""
         if picture is not None and (not isinstance(picture, int) or isinstance(picture, bool)):
             raise TableError(f"'picture' is the number of a taught picture (from 0), "
-                             f"not {picture!r}", 400)
+                             f"not {json_shown(picture)}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to forget pictures from", 409)
         calibrator = self._calibrator
@@ -618,7 +620,7 @@ class Table:
         player leads (a game file's rule) until the draw is asked for."""
         if leader is not None and (leader != "lot" or family != "pub_chicago"):
             raise TableError(f"'leader' is \"lot\", Pub Chicago's first leader drawn by lot, "
-                             f"or left out; not {leader!r} for {family!r}", 400)
+                             f"or left out; not {json_shown(leader)} for {json_shown(family)}", 400)
         with self._lock:
             self._refuse_during_draw()
             self._check_after(after)
@@ -634,7 +636,8 @@ class Table:
         if after is ...:
             return
         if after is not None and (isinstance(after, bool) or not isinstance(after, int)):
-            raise TableError(f"'after' is the id of the game shown, or null, not {after!r}", 400)
+            raise TableError("'after' is the id of the game shown, or null, "
+                             f"not {json_shown(after)}", 400)
         if after != self.game_id:
             raise TableError(f"game {self.game_id} was started on another screen just "
                              "now: look at it before starting another", 409)
@@ -665,10 +668,10 @@ class Table:
             self._check_after(after)
             if not isinstance(game_id, int) or isinstance(game_id, bool):
                 raise TableError(f"game: a game's number (as /api/games lists them), "
-                                 f"not {game_id!r}", 400)
+                                 f"not {json_shown(game_id)}", 400)
             row = self.store.game(game_id)
             if row is None:
-                raise TableError(f"game: there is no game {game_id!r}", 404)
+                raise TableError(f"game: there is no game {json_shown(game_id)}", 404)
             if row.finished is not None:
                 raise TableError(f"game {game_id} is over: there is nothing to continue")
             if game_id == self.game_id:
@@ -703,7 +706,7 @@ class Table:
             self._check_after(after)
             if family not in DRAW_FAMILIES:
                 raise TableError(f"only Sum Chicago finds its starter by each throwing one die "
-                                 f"(RULES.md §1), not {family!r}", 400)
+                                 f"(RULES.md §1), not {json_shown(family)}", 400)
             players = scorer.new_game(family, seat_names(players), options).to_file()["players"]
             draw = _drawn(lambda: StarterDraw(tuple(players)))
             self._set_draw(DrawAtTable(family, options, draw))
@@ -717,8 +720,8 @@ class Table:
             thrower = current.draw.thrower
             after = _drawn(lambda: current.draw.throw(value))
             if player is not None and player != thrower:
-                raise TableError(f"it is {thrower}'s throw in the draw, not {player!r}'s: "
-                                 "look again and tap once more")
+                raise TableError(f"it is {thrower}'s throw in the draw, not "
+                                 f"{json_shown(player)}'s: look again and tap once more")
             self._set_draw(replace(current, draw=after, note=None))
 
     def take_back_draw_throw(self, throws: Any = None) -> None:
@@ -730,7 +733,7 @@ class Table:
             if throws is not None:
                 if isinstance(throws, bool) or not isinstance(throws, int):
                     raise TableError(f"'throws' is the number of the draw's throws shown, "
-                                     f"not {throws!r}", 400)
+                                     f"not {json_shown(throws)}", 400)
                 now = len(current.draw.throws)
                 if throws != now:
                     raise TableError(f"the draw changed on another screen ({now} throws now, "
@@ -914,7 +917,7 @@ class Table:
         # corrected, and to what, is the rules' to say (409).
         if isinstance(index, bool) or not isinstance(index, int):
             raise TableError("'action' must be the log index of a throw (a whole number), "
-                             f"not {index!r}", 400)
+                             f"not {json_shown(index)}", 400)
         _check_dice_shape(dice)
         with self._lock:
             _check_shown(self._need_game(), shown)
@@ -944,7 +947,7 @@ class Table:
         screen changed the dice (:func:`_check_die_index`).
         """
         if not isinstance(teach, bool):
-            raise TableError(f"'teach' must be true or false, not {teach!r}", 400)
+            raise TableError(f"'teach' must be true or false, not {json_shown(teach)}", 400)
         with self._lock:
             reading = self._reading(reading_id)
             _check_die_index(reading, die, seen)
@@ -1129,7 +1132,8 @@ class Table:
         ``seen``, the newest remembered dice as the tapping screen listed them (the
         state's ``newest_known_dice``): die N is another one once one before it is gone."""
         if die is not None and (not isinstance(die, int) or isinstance(die, bool)):
-            raise TableError(f"'die' is the number of a remembered die (from 0), not {die!r}", 400)
+            raise TableError("'die' is the number of a remembered die (from 0), "
+                             f"not {json_shown(die)}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to forget dice from", 409)
         calibrator = self._calibrator
@@ -1150,7 +1154,7 @@ class Table:
 
     def _reading(self, reading_id: Any) -> Any:
         if isinstance(reading_id, bool) or not isinstance(reading_id, int):
-            raise TableError(f"'reading' must be a reading id, not {reading_id!r}", 400)
+            raise TableError(f"'reading' must be a reading id, not {json_shown(reading_id)}", 400)
         reading = self.store.reading(reading_id)
         if reading is None or reading.game != self.game_id:
             raise TableError(f"there is no reading {reading_id} in this game", 404)
@@ -1594,7 +1598,7 @@ def _check_die_index(reading: Any, die: Any, seen: Any = None) -> None:
     be another die than the one tapped."""
     if isinstance(die, bool) or not isinstance(die, int) or not 0 <= die < len(reading.dice):
         held = f"dice 0..{len(reading.dice) - 1}" if reading.dice else "no dice"
-        raise TableError(f"reading {reading.id} has {held}, not {die!r}", 400)
+        raise TableError(f"reading {reading.id} has {held}, not {json_shown(die)}", 400)
     _check_seen(reading, seen)
 
 
@@ -1607,7 +1611,7 @@ def _check_shown(game: scorer.Game, shown: Any) -> None:
         return
     if not isinstance(shown, int) or isinstance(shown, bool) or shown < 0:
         raise TableError(f"actions: the number of the game's actions the screen showed, "
-                         f"not {shown!r}", 400)
+                         f"not {json_shown(shown)}", 400)
     now = len(game)
     if shown != now:
         raise TableError(f"the game changed meanwhile, by the camera or on another screen "
@@ -1629,7 +1633,7 @@ def _check_list_seen(what: str, now: list[Any], seen: Any) -> None:
     if seen is None:
         return
     if not isinstance(seen, list):
-        raise TableError(f"'seen' is the list of {what} as shown, not {seen!r}", 400)
+        raise TableError(f"'seen' is the list of {what} as shown, not {json_shown(seen)}", 400)
     if seen != now:
         raise TableError(f"the {what} changed on another screen (shown {seen}, now {now}): "
                          "look again and tap once more")
@@ -1638,7 +1642,7 @@ def _check_list_seen(what: str, now: list[Any], seen: Any) -> None:
 def _check_value(value: Any) -> None:
     """Refuse a die value a person cannot have tapped."""
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-        raise TableError(f"die value {value!r} is not a whole number 1..6", 400)
+        raise TableError(f"die value {json_shown(value)} is not a whole number 1..6", 400)
 
 
 def _set_die(die: Mapping[str, Any], value: int, reason: str = "corrected") -> dict[str, Any]:

@@ -242,3 +242,18 @@ def test_every_option_and_value_has_words_for_the_start_form(family: str) -> Non
         assert len(words.values) == len(values), key
         assert len(set(words.values)) == len(values), key     # no two choices read alike
         assert words.label and all(words.values), key
+
+
+@pytest.mark.parametrize("action,said", [
+    ({"type": "roll", "player": "A", "dice": [True, 1]}, "die value true is not"),
+    ({"type": "roll", "player": "A", "dice": None}, "not null"),
+    ({"type": "roll", "player": ["B"], "dice": [1, 1]}, 'must be a name, not ["B"]'),
+    ({"type": "leave", "player": False}, "must be a name, not false"),
+    ({"type": True}, "(action of type true)"),
+])
+def test_a_refusal_names_the_value_in_jsons_words(action: dict[str, Any], said: str) -> None:
+    # The action came as JSON (a file, a request): its message says true, null and
+    # ["B"] as written there, not Python's True, None and ['B'].
+    with pytest.raises(IllegalAction) as refused:
+        new_game("sum_chicago", ["A", "B"]).check(action)
+    assert said in str(refused.value)

@@ -69,9 +69,11 @@ def test_a_tie_in_the_throw_off_is_thrown_off_again_as_often_as_needed() -> None
 
 def test_a_throw_no_die_shows_is_refused_and_changes_nothing() -> None:
     draw = thrown(3)
-    for value in (0, 7, -1, 3.0, "4", None, True):
+    # Each named as the request wrote it: JSON's null and true, not Python's None and True.
+    for value, said in ((0, "0"), (7, "7"), (-1, "-1"), (3.0, "3.0"), ("4", "'4'"),
+                        (None, "null"), (True, "true")):
         assert not draw.can_throw(value)
-        with pytest.raises(NotADieFace, match=f"Bertil's throw {value!r}: a die shows 1 to 6"):
+        with pytest.raises(NotADieFace, match=f"Bertil's throw {said}: a die shows 1 to 6"):
             draw.throw(value)
     assert draw.throws == (3,) and draw.thrower == "Bertil"
 

@@ -511,7 +511,8 @@ def test_the_actions_a_screen_showed_must_be_a_count(api: Any, shown: Any) -> No
         api.post("undo", {}, status=409)     # (there is nothing to undo)
         return
     s = api.post("undo", {"actions": shown}, status=400)
-    assert s["error"] == f"actions: the number of the game's actions the screen showed, not {shown!r}"
+    said = "true" if shown is True else repr(shown)          # in JSON's words
+    assert s["error"] == f"actions: the number of the game's actions the screen showed, not {said}"
     assert api.state() == before
 
 

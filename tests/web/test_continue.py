@@ -67,7 +67,7 @@ def test_a_throw_waiting_in_the_game_left_does_not_follow_into_the_continued_one
 @pytest.mark.parametrize("body, status, message", [
     ({}, 400, "missing 'game'"),
     ({"game": "1"}, 400, "a game's number (as /api/games lists them), not '1'"),
-    ({"game": True}, 400, "a game's number (as /api/games lists them), not True"),
+    ({"game": True}, 400, "a game's number (as /api/games lists them), not true"),
     ({"game": 99}, 404, "there is no game 99"),
     ({"game": 2 ** 70}, 404, "there is no game"),
 ])
