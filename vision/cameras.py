@@ -14,7 +14,7 @@ from typing import Any
 
 from vision.frames import FrameSource, SimCamera
 
-__all__ = ["CameraUnavailable", "SPECS", "open_camera", "reopener", "usb_candidates"]
+__all__ = ["CameraUnavailable", "SPECS", "find_camera", "open_camera", "reopener", "usb_candidates"]
 
 SPECS = ("auto", "sim", "picamera", "usb:N", "PATH")
 """The ``--camera`` values, as shown in messages."""
@@ -117,10 +117,18 @@ def reopener(camera: FrameSource, **kw: Any) -> Callable[[], FrameSource] | None
     return lambda: open_camera(spec, **kw)
 
 
-def _auto(seed: int, dice: int, picamera: Callable[[], FrameSource],
-          usb: Callable[[int], FrameSource],
-          usb_numbers: Callable[[], Sequence[int]]) -> FrameSource:
-    """The Pi camera, else the first USB camera that gives a picture, else the sim."""
+def find_camera(picamera: Callable[[], FrameSource] = _open_picamera,
+                usb: Callable[[int], FrameSource] = _open_usb,
+                usb_numbers: Callable[[], Sequence[int]] = usb_candidates) -> FrameSource:
+    """The Pi camera, else the first USB camera that gives a picture, as ``--camera auto``
+    looks for them; raises :class:`CameraUnavailable` giving each reason when none does.
+
+    >>> def no_pi(): raise ValueError("picamera2 finds no camera")
+    >>> find_camera(picamera=no_pi, usb_numbers=lambda: [])
+    Traceback (most recent call last):
+    ...
+    vision.cameras.CameraUnavailable: no Pi camera (picamera2 finds no camera); no USB camera (/dev/video0-9)
+    """
     passed: list[str] = []
     try:
         camera = picamera()
@@ -139,6 +147,16 @@ def _auto(seed: int, dice: int, picamera: Callable[[], FrameSource],
         return camera
     if not numbers:
         passed.append("no USB camera (/dev/video0-9)")
-    sim = SimCamera(seed=seed, dice=dice)
-    sim.message = f"no camera found, using the simulated tray: {'; '.join(passed)}"
-    return sim
+    raise CameraUnavailable("; ".join(passed))
+
+
+def _auto(seed: int, dice: int, picamera: Callable[[], FrameSource],
+          usb: Callable[[int], FrameSource],
+          usb_numbers: Callable[[], Sequence[int]]) -> FrameSource:
+    """The Pi camera, else the first USB camera that gives a picture, else the sim."""
+    try:
+        return find_camera(picamera, usb, usb_numbers)
+    except CameraUnavailable as exc:
+        sim = SimCamera(seed=seed, dice=dice)
+        sim.message = f"no camera found, using the simulated tray: {exc}"
+        return sim

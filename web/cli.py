@@ -199,7 +199,7 @@ def serve(args: argparse.Namespace) -> int:
     from web.store import Store, StoreError
     from web.table import Table
     from web.calibrating import Calibrator
-    from vision.cameras import CameraUnavailable, open_camera, reopener
+    from vision.cameras import CameraUnavailable, find_camera, open_camera, reopener
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
@@ -239,8 +239,12 @@ def serve(args: argparse.Namespace) -> int:
     try:
         # A Pi camera or webcam that fails (unplugged) or hangs is opened again while the
         # game goes on by hand, rather than gone until the service restarts.
+        # --camera auto that found no camera keeps looking for one (a Pi camera not ready
+        # at boot, a webcam plugged in later) and takes it in the simulated tray's place.
+        looking = args.camera.strip() == "auto" and camera.name == "sim" and not args.demo
         table = Table(store, camera=camera, demo=args.demo,
-                      calibrator=Calibrator(cal_path, calibration), reopen=reopener(camera))
+                      calibrator=Calibrator(cal_path, calibration), reopen=reopener(camera),
+                      look_for_camera=find_camera if looking else None)
     except StoreError as exc:
         camera.close()
         store.close()

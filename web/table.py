@@ -66,6 +66,10 @@ REOPEN_STALLED_S = 30.0
 # How often a camera that failed (unplugged) is tried again: a webcam plugged back in
 # takes a second or two to appear anyway, and a try that finds no camera costs little.
 REOPEN_EVERY_S = 5.0
+# How often a table started by --camera auto on the simulated tray, for want of a
+# camera, looks for one again: a Pi's camera not ready when the service started at boot,
+# or a webcam plugged in later, is taken without a restart.
+LOOK_FOR_CAMERA_S = 10.0
 # The families whose starter may be found by each throwing one die (RULES.md §1): Pub
 # Chicago draws its first leader by lot and Card Chicago deals instead.
 DRAW_FAMILIES = ("sum_chicago",)
@@ -233,6 +237,9 @@ class Table:
     and a replay are not): a camera that fails, or stalls for ``reopen_stalled_after`` s,
     is closed and opened again, tried every ``reopen_every`` s until it opens; the game
     goes on meanwhile. ``clock`` tells the time for the stall (tests pass a fake).
+    ``look_for_camera`` finds a real camera (``--camera auto``, which found none and gave
+    the simulated tray): it is called every ``look_every`` s until one is found, which
+    then replaces the simulated tray.
     """
 
     def __init__(self, store: Store, *, camera: Any = None,
@@ -245,8 +252,13 @@ class Table:
                  clock: Callable[[], float] = time.monotonic,
                  stalled_after: float = CAMERA_STALLED_S,
                  reopen_stalled_after: float = REOPEN_STALLED_S,
-                 reopen_every: float = REOPEN_EVERY_S) -> None:
+                 reopen_every: float = REOPEN_EVERY_S,
+                 look_for_camera: Callable[[], Any] | None = None,
+                 look_every: float = LOOK_FOR_CAMERA_S) -> None:
         self.store = store
+        self._look_for_camera = look_for_camera
+        self.look_every = look_every
+        self._found_camera: Any = None   # found by the looker, not yet in use
         self.camera = camera
         self._reopen = reopen
         self._clock = clock
@@ -347,6 +359,11 @@ class Table:
             thread = threading.Thread(target=self._serve, name="table-service", daemon=True)
             thread.start()
             self._threads.append(thread)
+            if self._look_for_camera is not None:
+                looker = threading.Thread(target=self._look, name="table-camera-looker",
+                                          daemon=True)
+                looker.start()
+                self._threads.append(looker)
             # The screens learn the camera runs; on a full disk they learn it later, and
             # the game is served as stored meanwhile (the taps say why they are refused).
             self._publish_status()
@@ -464,6 +481,10 @@ class Table:
             camera_thread.stop()
         for t in self._threads:
             t.join(timeout=3)
+        with self._lock:
+            found, self._found_camera = self._found_camera, None
+        if found is not None:           # found as the table stopped: let the device go
+            found.close()
         self.publisher.close()
 
     # -- state -----------------------------------------------------------------------------
@@ -1337,8 +1358,51 @@ class Table:
         and can be opened again."""
         while not self._stop.is_set():
             gone = self._watch_camera()
+            if self._found_camera is not None:
+                self._take_found_camera()
+                continue
             if gone is None or not self._open_again(gone):
                 return
+
+    def _look(self) -> None:
+        """The looker thread: every ``look_every`` s, look for a real camera until one is
+        found (its own thread: opening a webcam takes a moment, and the tray is watched
+        meanwhile)."""
+        assert self._look_for_camera is not None
+        while not self._stop.wait(self.look_every):
+            try:
+                camera = self._look_for_camera()
+            except Exception as exc:  # noqa: BLE001 - none yet, whatever the reason
+                log.debug("camera: still none found: %s", exc)
+                continue
+            with self._lock:
+                if self._stop.is_set():
+                    camera.close()
+                    return
+                self._found_camera = camera
+            log.info("camera: found %s", getattr(camera, "message", camera))
+            return
+
+    def _take_found_camera(self) -> None:
+        """Put the camera the looker found in the simulated tray's place; from now on it is
+        opened again as any camera is when it fails."""
+        from vision.cameras import reopener
+        from vision.frames import CameraThread
+
+        with self._lock:
+            camera, self._found_camera = self._found_camera, None
+            if camera is None or self._stop.is_set():
+                return
+            self._camera_thread.stop()
+            self.camera.close()
+            self.camera = camera
+            self._reopen = reopener(camera)
+            self._camera_thread = CameraThread(camera, clock=self._clock).start()
+            self._camera_status.update(
+                name=getattr(camera, "name", None), running=True, moving=False, error=None,
+                message=getattr(camera, "message", None), can_roll=callable(
+                    getattr(camera, "roll", None)))
+            self._publish_status()
 
     def _watch_camera(self) -> str | None:
         """Watch the newest frames with the roll watcher, handle readings, run the demo,
@@ -1358,7 +1422,7 @@ class Table:
         latest = camera_thread.latest
         seen = 0
         regions = _TrayRegion()
-        while not self._stop.is_set():
+        while not self._stop.is_set() and self._found_camera is None:
             got = latest.wait_newer(seen, 0.5)
             if got is None and latest.closed:
                 return self._camera_ended(camera_thread.error)

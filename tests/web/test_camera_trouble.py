@@ -422,3 +422,36 @@ def test_a_throw_some_of_whose_dice_were_never_picked_up_waits_for_a_person(
     finally:
         table.stop()
         table.store.close()
+
+
+def test_a_camera_found_after_the_start_takes_the_simulated_trays_place(data_dir: Path) -> None:
+    """--camera auto found no camera at boot (the Pi's not ready yet, a webcam not plugged
+    in) and gave the simulated tray: the appliance stayed on made-up throws, with "Roll
+    for me" on the control page, until someone restarted it."""
+    class Webcam(FakeCamera):
+        name, message = "usb", "usb:0, 1280x960 MJPG (--camera auto)"
+        roll = None            # a real camera is thrown into, not told to throw
+
+    simulated, webcam = TroubledCamera(), Webcam()
+    simulated.name = "sim"
+    looks: list[int] = []
+
+    def look() -> Any:
+        looks.append(1)
+        if len(looks) < 3:
+            raise UsbCameraUnavailable("no USB camera (/dev/video0-9)")
+        return webcam
+
+    table = table_with(data_dir, simulated, look_for_camera=look, look_every=0.01)
+    try:
+        assert camera_state(table)["can_roll"]
+        state = wait_for(lambda: (s := camera_state(table))["name"] == "usb" and s)
+        assert len(looks) == 3 and simulated.closed.is_set() and table.camera is webcam
+        assert state["message"] == webcam.message and state["running"]
+        assert not state["can_roll"]                     # no "Roll for me" on a real tray
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        FakeCamera.roll(webcam, [1, 1])
+        wait_for(lambda: (table.state()["game"]["last_roll"] or {}).get("dice") == [1, 1])
+    finally:
+        table.stop()
+        table.store.close()
