@@ -18,8 +18,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-__all__ = ["CLIPPED_LEVEL", "CLIPPED_SECONDS", "CLIPPED_SHARE", "DIM_LEVEL", "MAX_GAIN",
-           "OverexposureWatch", "TARGET_LEVEL", "brightened"]
+__all__ = ["CLIPPED_LEVEL", "CLIPPED_SECONDS", "CLIPPED_SECONDS_MOST", "CLIPPED_SHARE",
+           "DIM_LEVEL", "MAX_GAIN", "OverexposureWatch", "TARGET_LEVEL", "brightened"]
 
 DIM_LEVEL = 100.0
 """A frame is dim when 99 % of its pixels are darker than this grey level."""
@@ -111,6 +111,8 @@ simulated trays 0.4 %; the same photos overexposed (×1.4 + 20) 1.4 % to 89 %.""
 CLIPPED_SECONDS = 10.0
 """Overexposed frames, net of the rest, that make a locked camera measure the light
 again: longer than a white sleeve hangs over the tray, shorter than the sun stays."""
+CLIPPED_SECONDS_MOST = 320.0
+"""The longest wait between two measures while the scene stays clipped after them."""
 
 
 class OverexposureWatch:
@@ -131,18 +133,38 @@ class OverexposureWatch:
     """
 
     def __init__(self, fps: float) -> None:
-        self._needed = max(1.0, CLIPPED_SECONDS * fps)
+        self._first = max(1.0, CLIPPED_SECONDS * fps)
+        self._needed = self._first
         self._count = 0.0
+        self._calm = 0          # frames in a row that were not clipped
 
     def due(self, frame: np.ndarray) -> bool:
-        """Count ``frame`` (BGR); True once the light should be measured again."""
+        """Count ``frame`` (BGR); True once the light should be measured again.
+
+        A scene that stays clipped after a measure (a lamp's glare in view, white dice
+        the camera cannot hold) would be measured again every ``CLIPPED_SECONDS``, each
+        time without pictures for a second or two: each measure that did not help
+        doubles the wait for the next, up to ``CLIPPED_SECONDS_MOST``, until the light has
+        been right for ``CLIPPED_SECONDS`` in a row.
+
+        >>> watch = OverexposureWatch(fps=1.0)
+        >>> white = np.full((40, 40, 3), 255, np.uint8)
+        >>> [i for i in range(80) if watch.due(white)]
+        [9, 29, 69]
+        """
         brightest = _brightest_channel(frame)
         clipped = float(np.count_nonzero(brightest >= CLIPPED_LEVEL)) / brightest.size
         if clipped >= CLIPPED_SHARE:
             self._count += 1.0
+            self._calm = 0
         else:
             self._count = max(0.0, self._count - 0.25)
+            self._calm += 1
+            if self._calm >= self._first:       # the light is right again
+                self._needed, self._count = self._first, 0.0
         if self._count >= self._needed:
             self._count = 0.0
+            self._needed = min(2 * self._needed,
+                               self._first * CLIPPED_SECONDS_MOST / CLIPPED_SECONDS)
             return True
         return False

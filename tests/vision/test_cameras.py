@@ -328,6 +328,25 @@ def test_a_hand_over_the_tray_for_a_moment_does_not_remeasure_the_light() -> Non
     assert any(due)
 
 
+def test_a_scene_that_stays_clipped_is_measured_again_less_and_less_often() -> None:
+    """A lamp's glare in view stays clipped whatever the exposure: measured again every
+    10 s, the camera gave no pictures for a second or two of every ten, all evening."""
+    from vision.exposure import CLIPPED_SECONDS_MOST, OverexposureWatch
+
+    fps = 15
+    watch = OverexposureWatch(fps=float(fps))
+    glare = np.full((48, 64, 3), 255, np.uint8)
+    tray = np.full((48, 64, 3), 120, np.uint8)
+    hour = [k for k in range(3600 * fps) if watch.due(glare)]
+    waits = [(b - a) / fps for a, b in zip([-1] + hour, hour)]
+    assert waits[:4] == [10, 20, 40, 80]
+    assert max(waits) == CLIPPED_SECONDS_MOST and len(hour) < 20    # not 360 an hour
+    # The light put right (the lamp moved), the next change of light is met in 10 s again.
+    for _ in range(fps * 60):
+        watch.due(tray)
+    assert [watch.due(glare) for _ in range(10 * fps)].index(True) == 10 * fps - 1
+
+
 def test_webcam_that_refuses_the_controls_still_reads_and_says_so() -> None:
     cam = UsbCamera(0, settle_s=0, capture=lambda i: FakeCapture(i, obeys=(), channels=1))
     try:
