@@ -647,3 +647,37 @@ def test_what_a_finger_taps_on_the_control_page_is_at_least_40_px_tall(
         assert page.evaluate(SMALL_TARGETS) == []           # hands and the card picker
         assert page.get_attribute("#other [data-hand='Aino']", "aria-label") == "Aino's hand"
         page.close()
+
+
+def test_the_dice_entered_by_hand_stay_put_when_a_new_throws_picture_comes(
+        browser: Any, tmp_path: Path) -> None:
+    """A throw read on another tablet (or by the camera) brings its picture: while it
+    loads, the old one holds its place, so the hand entry below it does not jump up under
+    the finger of someone entering a throw."""
+    from calibration import Calibration
+
+    with _control_page(browser, tmp_path, Calibration()) as (server, page):
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.wait_for_selector("#rollforme", state="visible")
+        page.click("#rollforme")
+        page.wait_for_function("document.querySelector('#reading img.readingpic')?.complete"
+                               " && document.querySelector('#reading img.readingpic').naturalWidth")
+        first = server.table.state()["reading"]["id"]
+        page.evaluate("document.querySelector('#handsection').scrollIntoView({block: 'center'})")
+        # Where the hand entry is each time the reading is drawn afresh, before the page
+        # is painted or the new picture has come.
+        page.evaluate("""() => {
+            window.handTops = [];
+            new MutationObserver(() => window.handTops.push(
+                document.querySelector('#handsection').getBoundingClientRect().top))
+              .observe(document.querySelector('#reading'), { childList: true, subtree: true });
+        }""")
+        before = page.evaluate("document.querySelector('#handsection').getBoundingClientRect().top")
+        server.table.roll_for_me()                       # Bertil's, on another tablet
+        page.wait_for_function(
+            "document.querySelector('#reading img.readingpic')?.src.includes("
+            f"'/readings/{first + 1}/') && document.querySelector('#reading img.readingpic').complete",
+            timeout=15_000)
+        tops = page.evaluate("window.handTops")
+        assert tops and all(abs(top - before) < 2 for top in tops), (before, tops)
