@@ -681,3 +681,19 @@ def test_the_dice_entered_by_hand_stay_put_when_a_new_throws_picture_comes(
             timeout=15_000)
         tops = page.evaluate("window.handTops")
         assert tops and all(abs(top - before) < 2 for top in tops), (before, tops)
+
+
+def test_join_tapped_before_a_name_is_typed_says_to_type_it(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#join", state="visible")
+        page.fill("#joinname", "  ")
+        page.click("#join")
+        page.wait_for_function("document.querySelector('#playererror').innerText !== ''")
+        said = page.inner_text("#playererror")
+        # What to do, in the family's words: not the game log's "action 0 (join by )".
+        assert "type the new player's name" in said and "action" not in said, said
+        assert [p["name"] for p in server.table.state()["game"]["players"]] == ["Aino", "Bertil"]
+        page.close()
