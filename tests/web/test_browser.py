@@ -697,3 +697,22 @@ def test_join_tapped_before_a_name_is_typed_says_to_type_it(browser: Any, tmp_pa
         assert "type the new player's name" in said and "action" not in said, said
         assert [p["name"] for p in server.table.state()["game"]["players"]] == ["Aino", "Bertil"]
         page.close()
+
+
+def test_the_control_page_says_a_second_throw_is_one_as_the_scoreboard_does(
+        browser: Any, tmp_path: Path) -> None:
+    """With two throws a round, a miss earns a second throw: the tablet says so, as the TV
+    does, rather than show the same "Aino's throw" as if the miss had not been taken."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"], {"throws": 2})
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#handgo")
+        assert "second" not in page.inner_text("#status")
+        page.click("#hand [data-hand='0']")              # 2 + 1 = 3: round 1 wants 2
+        page.click("#handgo")
+        page.wait_for_function("document.querySelector('#status').innerText.includes('second')")
+        assert page.inner_text("#status").startswith("Aino's second throw")
+        page.click("#handgo")                            # 1 + 1: a hit, Bertil's turn
+        page.wait_for_function("document.querySelector('#status').innerText.startsWith(\"Bertil's throw\")")
+        page.close()

@@ -106,7 +106,9 @@ function renderStatus(s) {
   }
   else {
     const n = g.next || {};
-    if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s throw (${n.dice} dice)` : `<b>${esc(n.player)}</b> to play`;
+    // Sum Chicago with two throws a round: a miss earns a second, said as the TV says it.
+    const again = g.family === "sum_chicago" && n.throw === 2 ? "second " : "";
+    if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s ${again}throw (${n.dice} dice)` : `<b>${esc(n.player)}</b> to play`;
     else html = g.family === "card_chicago" ? "The hands are entered next" : "Waiting";
     if (g.family === "sum_chicago" && g.target != null) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
     else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break: the highest sum wins`;
