@@ -716,3 +716,17 @@ def test_the_control_page_says_a_second_throw_is_one_as_the_scoreboard_does(
         page.click("#handgo")                            # 1 + 1: a hit, Bertil's turn
         page.wait_for_function("document.querySelector('#status').innerText.startsWith(\"Bertil's throw\")")
         page.close()
+
+
+def test_a_player_who_left_is_shown_as_left_on_the_control_page(browser: Any, tmp_path: Path) -> None:
+    """The scoreboard greys out who left; the tablet says it in words, rather than list
+    them as if still playing, only without a button."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.click("[data-leave='Cecilia']")
+        page.wait_for_selector("[data-leave='Cecilia']", state="detached")
+        players = page.inner_text("#players")
+        assert "Cecilia: 0 (left)" in players and "Bertil: 0 (left)" not in players, players
+        page.close()

@@ -439,6 +439,7 @@ function renderPlayers(s) {
   if (!g) { box.innerHTML = ""; return; }
   const canLeave = (g.next.actions || []).includes("leave");
   box.innerHTML = g.players.map((p) => `<span class="row">${esc(p.name)}: ${esc(p.score)}` +
+    (p.active === false ? " (left)" : "") +
     // The button says whose: a row of names and "leave" buttons left it unclear.
     (canLeave && p.active !== false ? ` <button class="secondary" data-leave="${esc(p.name)}">${esc(p.name)} leaves</button>` : "") +
     `</span>`).join(" ");
