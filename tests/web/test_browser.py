@@ -659,7 +659,7 @@ def test_the_dice_entered_by_hand_stay_put_when_a_new_throws_picture_comes(
     with _control_page(browser, tmp_path, Calibration()) as (server, page):
         server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
         page.set_viewport_size({"width": 1024, "height": 768})
-        page.wait_for_selector("#rollforme", state="visible")
+        page.wait_for_selector("#hand [data-hand='0']")        # the page is set up
         page.click("#rollforme")
         page.wait_for_function("document.querySelector('#reading img.readingpic')?.complete"
                                " && document.querySelector('#reading img.readingpic').naturalWidth")
@@ -688,7 +688,7 @@ def test_join_tapped_before_a_name_is_typed_says_to_type_it(browser: Any, tmp_pa
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
         page = browser.new_page(viewport={"width": 1024, "height": 768})
         page.goto(server.url + "/control")
-        page.wait_for_selector("#join", state="visible")
+        page.wait_for_selector("#players [data-leave]")       # the page is set up
         page.fill("#joinname", "  ")
         page.click("#join")
         page.wait_for_function("document.querySelector('#playererror').innerText !== ''")
