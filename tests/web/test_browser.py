@@ -730,3 +730,23 @@ def test_a_player_who_left_is_shown_as_left_on_the_control_page(browser: Any, tm
         players = page.inner_text("#players")
         assert "Cecilia: 0 (left)" in players and "Bertil: 0 (left)" not in players, players
         page.close()
+
+
+def test_a_button_under_the_error_toast_still_takes_a_tap(browser: Any, tmp_path: Path) -> None:
+    """The toast that repeats a refusal lies over the bottom of a phone's screen for five
+    seconds: a tap there reaches the page under it (a button, a die) rather than nothing."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True,
+                                is_mobile=True)
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#players [data-leave]")       # the page is set up
+        page.fill("#joinname", "Aino")
+        page.click("#join")                              # refused: Aino plays already
+        page.wait_for_selector("#toast.show")
+        under = page.evaluate("""() => {
+            const t = document.querySelector('#toast').getBoundingClientRect();
+            const el = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+            return el ? el.closest('#toast') === null : null; }""")
+        assert under is True
+        page.close()
