@@ -924,6 +924,11 @@ class Table:
         with self._lock:     # the seats checked are those of the game joined
             if isinstance(player, str):
                 player = joining_name(self._need_game().seated(), player)
+                # Join tapped with the box empty: said in the family's words, not the
+                # game log's ("action 0 (join by ): a name is 1 to 40 characters").
+                if not player:
+                    raise TableError("player: the name is empty; type the new player's name "
+                                     "(1 to 40 characters)", 400)
             self._commit({"type": "join", "player": player})
 
     def leave(self, player: Any) -> None:

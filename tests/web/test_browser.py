@@ -669,3 +669,106 @@ def test_what_a_finger_taps_on_the_control_page_is_at_least_40_px_tall(
         assert page.evaluate(SMALL_TARGETS) == []           # hands and the card picker
         assert page.get_attribute("#other [data-hand='Aino']", "aria-label") == "Aino's hand"
         page.close()
+
+
+def test_the_dice_entered_by_hand_stay_put_when_a_new_throws_picture_comes(
+        browser: Any, tmp_path: Path) -> None:
+    """A throw read on another tablet (or by the camera) brings its picture: while it
+    loads, the old one holds its place, so the hand entry below it does not jump up under
+    the finger of someone entering a throw."""
+    from calibration import Calibration
+
+    with _control_page(browser, tmp_path, Calibration()) as (server, page):
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        page.set_viewport_size({"width": 1024, "height": 768})
+        page.wait_for_selector("#hand [data-hand='0']")        # the page is set up
+        page.click("#rollforme")
+        page.wait_for_function("document.querySelector('#reading img.readingpic')?.complete"
+                               " && document.querySelector('#reading img.readingpic').naturalWidth")
+        first = server.table.state()["reading"]["id"]
+        page.evaluate("document.querySelector('#handsection').scrollIntoView({block: 'center'})")
+        # Where the hand entry is each time the reading is drawn afresh, before the page
+        # is painted or the new picture has come.
+        page.evaluate("""() => {
+            window.handTops = [];
+            new MutationObserver(() => window.handTops.push(
+                document.querySelector('#handsection').getBoundingClientRect().top))
+              .observe(document.querySelector('#reading'), { childList: true, subtree: true });
+        }""")
+        before = page.evaluate("document.querySelector('#handsection').getBoundingClientRect().top")
+        server.table.roll_for_me()                       # Bertil's, on another tablet
+        page.wait_for_function(
+            "document.querySelector('#reading img.readingpic')?.src.includes("
+            f"'/readings/{first + 1}/') && document.querySelector('#reading img.readingpic').complete",
+            timeout=15_000)
+        tops = page.evaluate("window.handTops")
+        assert tops and all(abs(top - before) < 2 for top in tops), (before, tops)
+
+
+def test_join_tapped_before_a_name_is_typed_says_to_type_it(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#players [data-leave]")       # the page is set up
+        page.fill("#joinname", "  ")
+        page.click("#join")
+        page.wait_for_function("document.querySelector('#playererror').innerText !== ''")
+        said = page.inner_text("#playererror")
+        # What to do, in the family's words: not the game log's "action 0 (join by )".
+        assert "type the new player's name" in said and "action" not in said, said
+        assert [p["name"] for p in server.table.state()["game"]["players"]] == ["Aino", "Bertil"]
+        page.close()
+
+
+def test_the_control_page_says_a_second_throw_is_one_as_the_scoreboard_does(
+        browser: Any, tmp_path: Path) -> None:
+    """With two throws a round, a miss earns a second throw: the tablet says so, as the TV
+    does, rather than show the same "Aino's throw" as if the miss had not been taken."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"], {"throws": 2})
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#handgo")
+        assert "second" not in page.inner_text("#status")
+        page.click("#hand [data-hand='0']")              # 2 + 1 = 3: round 1 wants 2
+        page.click("#handgo")
+        page.wait_for_function("document.querySelector('#status').innerText.includes('second')")
+        assert page.inner_text("#status").startswith("Aino's second throw")
+        page.click("#handgo")                            # 1 + 1: a hit, Bertil's turn
+        page.wait_for_function("document.querySelector('#status').innerText.startsWith(\"Bertil's throw\")")
+        page.close()
+
+
+def test_a_player_who_left_is_shown_as_left_on_the_control_page(browser: Any, tmp_path: Path) -> None:
+    """The scoreboard greys out who left; the tablet says it in words, rather than list
+    them as if still playing, only without a button."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.click("[data-leave='Cecilia']")
+        page.wait_for_selector("[data-leave='Cecilia']", state="detached")
+        players = page.inner_text("#players")
+        assert "Cecilia: 0 (left)" in players and "Bertil: 0 (left)" not in players, players
+        page.close()
+
+
+def test_a_button_under_the_error_toast_still_takes_a_tap(browser: Any, tmp_path: Path) -> None:
+    """The toast that repeats a refusal lies over the bottom of a phone's screen for five
+    seconds: a tap there reaches the page under it (a button, a die) rather than nothing."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True,
+                                is_mobile=True)
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#players [data-leave]")       # the page is set up
+        page.fill("#joinname", "Aino")
+        page.click("#join")                              # refused: Aino plays already
+        page.wait_for_selector("#toast.show")
+        under = page.evaluate("""() => {
+            const t = document.querySelector('#toast').getBoundingClientRect();
+            const el = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
+            return el ? el.closest('#toast') === null : null; }""")
+        assert under is True
+        page.close()

@@ -106,7 +106,9 @@ function renderStatus(s) {
   }
   else {
     const n = g.next || {};
-    if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s throw (${n.dice} ${n.dice === 1 ? "die" : "dice"})` : `<b>${esc(n.player)}</b> to play`;
+    // Sum Chicago with two throws a round: a miss earns a second, said as the TV says it.
+    const again = g.family === "sum_chicago" && n.throw === 2 ? "second " : "";
+    if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s ${again}throw (${n.dice} ${n.dice === 1 ? "die" : "dice"})` : `<b>${esc(n.player)}</b> to play`;
     else html = g.family === "card_chicago" ? "The hands are entered next" : "Waiting";
     if (g.family === "sum_chicago" && g.target != null) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
     else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break: the highest sum wins`;
@@ -222,15 +224,23 @@ function renderReading(s) {
   const tappable = waiting || r.status === "scored";
   const gone = r.status === "undone" || r.status === "dropped" ? " · it no longer counts" : "";
   if (!tappable) closePicker();
+  // The picture shown is kept and given the new throw's: while that loads, the old one
+  // holds its place (a new element is empty until then, and the page below jumped up).
+  const picture = box.querySelector("img.readingpic");
   box.innerHTML = ignored + `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)}` +
     (tappable ? " · tap a die to correct it" : gone) + `</div>` +
     `<div class="dice">` + r.dice.map((d, i) =>
       `<button type="button" class="diebutton" data-die="${i}" title="${esc(d.reason || "")}">${dieSVG(d.value, d)}</button>`).join("") +
     (short ? `<button class="secondary" id="adddie" title="a die the camera missed">+ missed die</button>` : "") +
-    `</div>` +
-    // The throw as the camera saw it, dice boxed and numbered as above: which die is which.
-    (s.table.picture ? `<img class="readingpic" alt="the throw as the camera saw it" ` +
-      `src="/api/readings/${r.id}/picture.jpg?dice=${r.dice.map((d) => (d.value || 0) + (d.flagged ? "f" : "")).join("-")}">` : "");
+    `</div>`;
+  // The throw as the camera saw it, dice boxed and numbered as above: which die is which.
+  if (s.table.picture) {
+    const img = picture || Object.assign(document.createElement("img"),
+      { className: "readingpic", alt: "the throw as the camera saw it" });
+    const src = `/api/readings/${r.id}/picture.jpg?dice=${r.dice.map((d) => (d.value || 0) + (d.flagged ? "f" : "")).join("-")}`;
+    if (img.getAttribute("src") !== src) img.src = src;
+    box.appendChild(img);
+  }
   if (tappable) box.querySelectorAll("[data-die]").forEach((el) => {
     el.addEventListener("click", () => openPicker(Number(el.dataset.die), waiting));
   });
@@ -429,6 +439,7 @@ function renderPlayers(s) {
   if (!g) { box.innerHTML = ""; return; }
   const canLeave = (g.next.actions || []).includes("leave");
   box.innerHTML = g.players.map((p) => `<span class="row">${esc(p.name)}: ${esc(p.score)}` +
+    (p.active === false ? " (left)" : "") +
     // The button says whose: a row of names and "leave" buttons left it unclear.
     (canLeave && p.active !== false ? ` <button class="secondary" data-leave="${esc(p.name)}">${esc(p.name)} leaves</button>` : "") +
     `</span>`).join(" ");
