@@ -207,7 +207,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         # long. The newest HISTORY_PAGE at a time, those left unfinished first, and a
         # search by player or game; `before` (a game's id) pages to older ones.
         names = titles()
-        games = [g.to_json() for g in table.store.games()]
+        joined = table.store.joined()
+        games = [g.to_json() | {"joined": joined.get(g.id, [])} for g in table.store.games()]
         wanted = request.args.get("q", "").strip()
         found = [g for g in games if _history_match(g, names, wanted)]
         before = request.args.get("before", type=int)
@@ -452,15 +453,15 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
 
 
 def _history_match(game: dict[str, Any], titles: dict[str, str], wanted: str) -> bool:
-    """Whether a history row answers a search: part of a player's name or of the game's
-    title, in any case (``wanted`` empty: every game).
+    """Whether a history row answers a search: part of a player's name (one who joined
+    later too) or of the game's title, in any case (``wanted`` empty: every game).
 
-    >>> _history_match({"players": ["Aino", "Bertil"], "family": "sum_chicago"},
-    ...                {"sum_chicago": "Sum Chicago"}, "bert")
+    >>> _history_match({"players": ["Aino", "Bertil"], "joined": ["Gran"],
+    ...                 "family": "sum_chicago"}, {"sum_chicago": "Sum Chicago"}, "gran")
     True
     """
     said = wanted.casefold()
-    named = [*game["players"], titles.get(game["family"], game["family"])]
+    named = [*game["players"], *game.get("joined", []), titles.get(game["family"], game["family"])]
     return not said or any(said in name.casefold() for name in named)
 
 

@@ -549,6 +549,17 @@ def test_a_history_of_many_games_comes_a_page_at_a_time_unfinished_ones_first(
     assert top.count("data-continue") == 10 and "the newest 10; the others are" in top
 
 
+def test_the_history_lists_and_finds_a_player_who_joined_later(api: Any) -> None:
+    # Gran joined the Sum Chicago mid-game: the history listed only those who began it,
+    # and a search for her found nothing.
+    api.start(["Aino", "Bertil"])
+    api.post("join", {"player": "Gran"})
+    api.table.new_game("sum_chicago", ["Cecilia"])
+    page = api.client.get("/history?q=gran").get_data(as_text=True)
+    rows = re.findall(r'<td class="players">([^<]*)</td>', page)
+    assert set(rows) == {"Aino, Bertil, Gran (joined)"} and "1 of 2 games" in page
+
+
 def test_a_fault_in_the_rules_leaves_the_game_as_stored_and_play_goes_on(
         api: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A throw the rules check but then fail to act on (a fault in the engine) was stored
