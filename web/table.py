@@ -310,6 +310,7 @@ class Table:
         self._finished_at: float | None = None
         self._demo_checked = 0.0
         self._demo_game_id: int | None = None     # the game the demo family started
+        self._switched = False      # a game started or continued since start-up
         # The throw waiting that the demo family has seen, and when (monotonic) it first did.
         self._demo_waiting: tuple[int, float] | None = None
         self.game_id: int | None = None
@@ -675,6 +676,7 @@ class Table:
         were thrown for the game before: their reading waits for a person."""
         self._thrown_before_switch = bool(self._camera_status["moving"])
         self.game_id, self.game = game_id, game
+        self._switched = True
         self._finished_at = None
         self._last_scored = time.monotonic()
         self._publish(revision)
@@ -1582,14 +1584,16 @@ class Table:
 
     def _demo_plays(self) -> bool:
         """Whether the game being played is the demo family's own: one it started, or
-        (after a restart) a Sum Chicago of its three players. A game a person started or
-        continued is theirs: the family neither throws in it nor starts another over it."""
+        (the game resumed after a restart) a Sum Chicago of its three players. A game a
+        person started or continued is theirs, even with the start form's own names: the
+        family neither throws in it nor starts another over it."""
         game = self.game
         if game is None:
             return False
         if self.game_id == self._demo_game_id:
             return True
-        return game.family == "sum_chicago" and list(game.seated()) == DEMO_PLAYERS
+        return (not self._switched and game.family == "sum_chicago"
+                and list(game.seated()) == DEMO_PLAYERS)
 
     def _demo_step(self) -> None:
         """The demo family: start games, throw when it is someone's turn, fix flagged dice."""

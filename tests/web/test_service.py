@@ -24,6 +24,14 @@ def served_table(data_dir: Path, unreadable_first: bool = False,
     return table.start(), camera
 
 
+def restarted_with_the_familys_game(data_dir: Path, camera: FakeCamera, **kw: Any) -> Table:
+    """A demo table started again over a Sum Chicago of the family's three players."""
+    before = Table(Store(data_dir))
+    before.new_game("sum_chicago", DEMO_PLAYERS)
+    before.store.close()
+    return Table(Store(data_dir), camera=camera, demo=True, **kw)
+
+
 def test_a_throw_on_camera_is_scored_by_the_service(data_dir: Path) -> None:
     table, camera = served_table(data_dir)
     try:
@@ -160,6 +168,25 @@ def test_a_game_a_person_starts_during_the_demo_is_theirs(data_dir: Path) -> Non
         table.store.close()
 
 
+def test_a_game_started_with_the_start_forms_own_names_during_the_demo_is_theirs(
+        data_dir: Path) -> None:
+    """The start form offers Sum Chicago for Aino, Bertil and Cecilia, the demo family's
+    own names: a game a person starts with them is still the person's to throw in."""
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=0.0)
+    try:
+        table._demo_step()                       # the family's own game
+        family_game = table.game_id
+        table.new_game("sum_chicago", list(DEMO_PLAYERS))
+        assert table.game_id != family_game
+        for _ in range(3):
+            table._demo_step()
+        assert camera.throws.empty()             # Aino throws her own dice
+        assert table.state()["game"]["actions"] == 0
+    finally:
+        table.store.close()
+
+
 def test_the_demo_family_plays_its_own_game_again_after_a_restart(data_dir: Path) -> None:
     camera = FakeCamera()
     table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=0.0)
@@ -259,10 +286,9 @@ def test_the_demo_family_fixes_a_die_when_the_clock_was_set_back_meanwhile(
     from web.fakes import reading
 
     camera = FakeCamera()
-    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=60.0,
-                  demo_fix_after=0.1)
+    table = restarted_with_the_familys_game(data_dir, camera, demo_interval=60.0,
+                                            demo_fix_after=0.1)
     try:
-        table.new_game("sum_chicago", DEMO_PLAYERS)     # the family's game
         camera.roll([3, 4])
         table.handle_reading(reading(None, 4))          # the first die unread: it waits
         table._demo_step()
@@ -343,10 +369,9 @@ def test_a_throw_the_demo_family_throws_again_leaves_the_screens_at_once(data_di
     from web.fakes import reading
 
     camera = FakeCamera()
-    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=60.0,
-                  demo_fix_after=0.0)
+    table = restarted_with_the_familys_game(data_dir, camera, demo_interval=60.0,
+                                            demo_fix_after=0.0)
     try:
-        table.new_game("sum_chicago", DEMO_PLAYERS)     # the family's game, after a restart
         camera.roll([3, 4, 5])                  # three dice lie in a two-dice game
         table.handle_reading(reading(3, 4, 5))
         _, shown = table.publisher.latest_state()
