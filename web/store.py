@@ -489,6 +489,18 @@ class Store:
                              f"the database was left as it is{self.copy_hint()}")
         return game
 
+    def demo_game_id(self) -> int | None:
+        """The game the demo family last started (``serve --demo``), if it recorded one."""
+        with self._lock:
+            row = self._db.execute("SELECT value FROM meta WHERE key='demo_game'").fetchone()
+        return _whole(row[0]) if row else None
+
+    def set_demo_game(self, game_id: int) -> None:
+        """Record that the demo family started ``game_id``: after a restart it plays that
+        game again, and no other (a person's game with the start form's names is theirs)."""
+        with self._write() as db:
+            db.execute("INSERT OR REPLACE INTO meta VALUES ('demo_game', ?)", (str(game_id),))
+
     # -- games -----------------------------------------------------------------------------
 
     def create_game(self, family: str, options: dict[str, Any], players: list[str]) -> tuple[int, int]:

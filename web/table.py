@@ -309,7 +309,8 @@ class Table:
         self._thrown_before_switch = False
         self._finished_at: float | None = None
         self._demo_checked = 0.0
-        self._demo_game_id: int | None = None     # the game the demo family started
+        # The game the demo family started, as recorded (after a restart too).
+        self._demo_game_id: int | None = store.demo_game_id() if demo else None
         self._switched = False      # a game started or continued since start-up
         # The throw waiting that the demo family has seen, and when (monotonic) it first did.
         self._demo_waiting: tuple[int, float] | None = None
@@ -1583,15 +1584,18 @@ class Table:
     # -- demo ------------------------------------------------------------------------------
 
     def _demo_plays(self) -> bool:
-        """Whether the game being played is the demo family's own: one it started, or
-        (the game resumed after a restart) a Sum Chicago of its three players. A game a
-        person started or continued is theirs, even with the start form's own names: the
-        family neither throws in it nor starts another over it."""
+        """Whether the game being played is the demo family's own: the one it started, as
+        the store records it (after a restart too). A game a person started or continued
+        is theirs, even with the start form's own names: the family neither throws in it
+        nor starts another over it."""
         game = self.game
         if game is None:
             return False
         if self.game_id == self._demo_game_id:
             return True
+        if self._demo_game_id is not None:
+            return False        # the family's game is known: any other is a person's
+        # A database from before the family's game was recorded: its three players' names.
         return (not self._switched and game.family == "sum_chicago"
                 and list(game.seated()) == DEMO_PLAYERS)
 
@@ -1609,7 +1613,9 @@ class Table:
             if game is None or (self._finished_at is not None
                                 and now - self._finished_at > 2 * self.demo_interval):
                 self.new_game("sum_chicago", DEMO_PLAYERS)
+                assert self.game_id is not None
                 self._demo_game_id = self.game_id
+                self.store.set_demo_game(self.game_id)
                 return
             st = self._build(0)
             if st["table"]["waiting"]:

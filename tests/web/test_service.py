@@ -201,6 +201,25 @@ def test_the_demo_family_plays_its_own_game_again_after_a_restart(data_dir: Path
         table.store.close()
 
 
+def test_a_persons_game_with_the_familys_names_stays_theirs_after_a_restart(
+        data_dir: Path) -> None:
+    """The demo family told its game from a person's by the start form's own three names
+    after a restart: a person's game of Aino, Bertil and Cecilia, current when the
+    appliance restarted, was thrown in by the family."""
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=0.0)
+    table._demo_step()                           # the family's game
+    table.new_game("sum_chicago", list(DEMO_PLAYERS))     # a person's, same names
+    table.store.close()
+    table = Table(Store(data_dir), camera=camera, demo=True, demo_interval=0.0)
+    try:
+        for _ in range(3):
+            table._demo_step()
+        assert camera.throws.empty() and table.state()["game"]["actions"] == 0
+    finally:
+        table.store.close()
+
+
 def test_only_the_simulated_tray_has_its_dice_taken_out_from_the_page(api: Any) -> None:
     s = api.post("take-dice-out", status=409)
     assert "lift the dice out of the tray" in s["error"]
