@@ -77,9 +77,14 @@ class Calibrator:
         self.path = Path(path)
         self.calibration = calibration
         self._read = read
-        self.view_changed = False
+        self._looked_changed = False
         """Whether the last tray read empty looked unlike the empty tray's picture in a way
         a shift does not undo: the camera was turned or raised since the tray was marked."""
+        self._outline_stale = False
+        """Whether the view changed since the outline was marked (not marked again since):
+        a new empty picture alone leaves the outline where the old view had the tray."""
+        self._stale_picture: Any = None
+        """The empty tray's picture the view was found changed against."""
         self.followed = 0
         """How many times the tray was found moved, and its outline and picture followed."""
         self._remarked: tuple[float, float] | None = None
@@ -104,6 +109,24 @@ class Calibrator:
         self._frames: OrderedDict[int, tuple[Any, np.ndarray]] = OrderedDict()
         if calibration is not None and calibration.known_dice:
             self._prepare(calibration)
+
+    @property
+    def view_changed(self) -> bool:
+        """Whether the camera seems turned or raised since the tray was marked, and the tray
+        is to be marked (and taken empty) again: said until the outline is marked again."""
+        return self._looked_changed or self._outline_stale
+
+    def _saw_view(self, changed: bool) -> None:
+        """The last tray read empty looked (un)like its picture; a change leaves the outline
+        to be marked again."""
+        self._looked_changed = changed
+        cal = self.calibration
+        if changed and cal is not None and cal.tray is not None:
+            self._outline_stale, self._stale_picture = True, cal.background
+        elif not changed and cal is not None and cal.background is self._stale_picture:
+            # The picture of before matches again (the camera put back, or the light had
+            # fooled the judgement): the outline is right as it is.
+            self._outline_stale, self._stale_picture = False, None
 
     @staticmethod
     def _prepare(calibration: Calibration) -> None:
@@ -136,13 +159,13 @@ class Calibrator:
         cal = base.for_frame(width, height) if base is not None else None
         if (base is None or cal is None or cal.background is None
                 or cal.background.shape != frame.shape):
-            self.view_changed = False
+            self._looked_changed = False
             return
         if _blank(frame):
             return  # the light off or the lens covered: nothing to judge the view by
         shift = tray_shift(frame, cal.background,
                            cal.tray_bounds(width, height) if cal.tray is not None else None)
-        self.view_changed = shift is None
+        self._saw_view(shift is None)
         if shift is None:
             return
         remarked, self._remarked = self._remarked, None
@@ -160,12 +183,12 @@ class Calibrator:
         try:
             moved = dataclasses.replace(cal, tray=tray, background=None)
         except ValueError:  # held to the picture, the moved outline encloses nothing
-            self.view_changed = True
+            self._saw_view(True)
             return
         # Read empty inside the old outline is not empty inside the moved one: dice thrown
         # by the moved wall must not become part of the empty tray's picture.
         if self._reader()(frame, moved).dice:
-            self.view_changed = True
+            self._saw_view(True)
             return
         try:
             if not self._change((width, height), since=base, tray=tray, background=frame.copy()):
@@ -214,6 +237,7 @@ class Calibrator:
         """
         if points is None:
             self._change(tray=None)
+            self._outline_stale, self._stale_picture = False, None
             return
         tray = check_tray(points, image_size)
         old = self.calibration.for_frame(*image_size) if self.calibration is not None else None
@@ -223,6 +247,7 @@ class Calibrator:
             self._measure_afresh()
         else:
             self._change(image_size, tray=tray)
+        self._outline_stale, self._stale_picture = False, None
         if old is not None and old.tray is not None and old.background is not None:
             moved = np.mean(tray, axis=0) - np.mean(old.tray, axis=0)
             before = self._remarked or (0.0, 0.0)
@@ -236,7 +261,7 @@ class Calibrator:
         """
         if frame is None:
             self._change(background=None)
-            self.view_changed, self._remarked = False, None
+            self._looked_changed, self._remarked = False, None
             return
         # Read without the old picture, which would hide what lay in the tray then, and
         # without the die size: cut at a stale one (bigger dice now), dice go unseen.
@@ -249,7 +274,7 @@ class Calibrator:
                                f"{'it' if seen == 1 else 'them'} out and try again")
         height, width = frame.shape[:2]
         self._change((width, height), background=frame.copy())
-        self.view_changed, self._remarked = False, None
+        self._looked_changed, self._remarked = False, None
 
     def forget_pictures(self, index: int | None = None) -> None:
         """Forget the taught picture at ``index`` (named wrongly), or every one with

@@ -894,7 +894,43 @@ def test_an_empty_tray_unlike_its_picture_says_the_view_has_changed(tmp_path: Pa
     dice.append(make_die(4, (100, 100), (90, 90, 110, 110), 0.99))
     calibrator.read(_bare_tray(3))                        # dice in it: no judgement
     assert calibrator.view_changed is True
-    calibrator.take_empty_tray(None)                      # forgotten: nothing to compare
+    calibrator.take_empty_tray(None)                      # forgotten: nothing to compare,
+    assert calibrator.view_changed is True                # but the outline is the old view's
+    calibrator.set_tray([[30, 20], [290, 20], [290, 220], [30, 220]], (320, 240))
+    assert calibrator.view_changed is False
+
+
+def test_a_view_changed_is_said_until_the_tray_is_marked_again(tmp_path: Path) -> None:
+    """The camera was turned: taking the tray empty again first cleared the note, and the
+    outline of the old view stayed, with nothing to say it was stale (dice outside it are
+    not read)."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.read(_bare_tray(8))                        # another view now
+    assert calibrator.view_changed is True
+    calibrator.take_empty_tray(_bare_tray(8))             # the empty tray first
+    calibrator.read(_bare_tray(8))
+    assert calibrator.view_changed is True                # the outline still the old one's
+    calibrator.set_tray([[30, 20], [290, 20], [290, 220], [30, 220]], (320, 240))
+    assert calibrator.view_changed is False
+    calibrator.read(_bare_tray(8))
+    assert calibrator.view_changed is False
+
+
+def test_a_view_that_comes_back_to_its_picture_needs_no_marking(tmp_path: Path) -> None:
+    """The camera knocked and put back (or the light misled the judgement): the tray read
+    empty matches its picture again, and the outline is right as it was."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.read(_bare_tray(8))
+    assert calibrator.view_changed is True
+    calibrator.read(_bare_tray(3))
     assert calibrator.view_changed is False
 
 
