@@ -172,6 +172,27 @@ def test_card_chicago_exchange_and_shown_hands_on_the_panel(screens: Any) -> Non
     assert s.control.inner_text("#othererror") == ""
 
 
+def test_the_last_tricks_card_is_tapped_like_a_hands_under_the_two_bonus(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"], {"last_trick": "two_bonus"})
+    for number in (1, 2):
+        server.table.act({"type": "show", "round": number, "hands": {}})
+    s = open_screens()
+    for number, winner in enumerate(["Aino", "Bertil", "Aino", "Aino"], 1):
+        s.control.wait_for_selector(f"#other h3:text('Trick {number} of 5')")
+        s.control.click(f"#other [data-trick='{winner}']")
+    s.control.wait_for_selector("#other h3:text('Trick 5 of 5')")
+    # Trick 4's winner leads; the card is tapped, not typed.
+    s.control.click("#other .cardpicker [data-card='2H']")
+    assert s.control.input_value("#trickcard") == "2H"
+    assert s.control.locator("#other .cardpicker .picked").count() == 1
+    s.control.click("#other [data-trick='Bertil']")
+    s.board_shows("Bertil takes the last trick (5)")
+    scores = [p["score"] for p in server.table.state()["game"]["players"]]
+    assert scores == [0, 5]
+    assert s.control.inner_text("#othererror") == ""
+
+
 def test_a_hand_being_typed_keeps_its_keys_when_another_screen_acts(screens: Any) -> None:
     server, open_screens = screens
     server.table.new_game("card_chicago", ["Aino", "Bertil"])
