@@ -260,6 +260,25 @@ def test_a_royal_flush_that_wins_at_once_is_not_shown_as_scoring_nothing(screens
     assert "scores 0" not in s.board.inner_text("#board")
 
 
+def test_a_four_that_may_zero_the_player_who_just_won_is_offered_on_the_control_page(
+        screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"], {"zero_option": True})
+    for action in [{"type": "show", "round": 1, "hands": {"Bertil": "AH KH QH JH TH"}},
+                   {"type": "show", "round": 2, "hands": {}}] + \
+            [{"type": "trick", "winner": "Aino"}] * 5 + \
+            [{"type": "show", "round": 3, "hands": {"Aino": "9S 9H 9D 9C 2S"}}]:
+        server.table.act(action)
+    s = open_screens()
+    # Bertil's 52 ends the game, unless Aino's four zeroes him instead of scoring 7.
+    s.board_shows("Aino may zero the opponents")
+    s.control.click("#other [data-zero='Aino']")
+    s.board_shows("Aino zeroes the opponents")
+    game = server.table.state()["game"]
+    assert not game["finished"]
+    assert [p["score"] for p in game["players"]] == [5, 0]
+
+
 def test_chicago_from_any_score_offers_the_call_to_a_player_below_zero(screens: Any) -> None:
     server, open_screens = screens
     server.table.new_game("card_chicago", ["Aino", "Bertil"], {"chicago_from": 0})

@@ -472,7 +472,8 @@ function typingIn(box) {
 function renderOther(s) {
   const g = s.game;
   if (g && FORMS[g.family]) {
-    $("othersection").style.display = g.finished ? "none" : "";
+    // A finished game may still leave a choice (Card Chicago: a four that can zero the winner).
+    $("othersection").style.display = g.finished && !(g.next.actions || []).some((t) => !HANDLED.includes(t)) ? "none" : "";
     $("othertitle").textContent = g.family === "card_chicago" ? "At the table" : "The player's choice";
     // Redraw only when the game changed: camera news must not wipe a hand being typed.
     const shown = JSON.stringify(g) + s.camera.can_roll;

@@ -148,7 +148,7 @@ function cardLabel(code) {
 
 function cardChicagoForm(box, game, s, ui) {
   const deal = game.deal;
-  if (game.finished) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
+  if (game.finished && !can(game, "zero")) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
   const names = game.players.map((p) => p.name);
   // A new game, deal or show round starts with empty hands.
   const key = `${s.table.game_id}/${deal.number}/${game.next.round}`;
