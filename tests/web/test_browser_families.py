@@ -193,6 +193,24 @@ def test_the_last_tricks_card_is_tapped_like_a_hands_under_the_two_bonus(screens
     assert s.control.inner_text("#othererror") == ""
 
 
+def test_a_card_picked_for_the_last_trick_is_not_sent_with_another_trick(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"], {"last_trick": "two_bonus"})
+    for action in [{"type": "show", "round": 1, "hands": {}}, {"type": "show", "round": 2, "hands": {}}] + \
+            [{"type": "trick", "winner": w} for w in ["Aino", "Bertil", "Aino", "Aino"]]:
+        server.table.act(action)
+    s = open_screens()
+    s.control.click("#other .cardpicker [data-card='2H']")
+    # Trick 4 was Bertil's after all: undone, it is entered again, with no card.
+    s.control.click("#undo")
+    s.control.wait_for_selector("#other h3:text('Trick 4 of 5')")
+    assert s.control.input_value("#trickcard") == ""
+    s.control.click("#other [data-trick='Bertil']")
+    s.control.wait_for_selector("#other h3:text('Trick 5 of 5')")
+    assert server.table.state()["game"]["deal"]["tricks"][3] == {"number": 4, "winner": "Bertil", "card": None}
+    assert s.control.locator("#other .cardpicker .picked").count() == 0
+
+
 def test_a_hand_being_typed_keeps_its_keys_when_another_screen_acts(screens: Any) -> None:
     server, open_screens = screens
     server.table.new_game("card_chicago", ["Aino", "Bertil"])

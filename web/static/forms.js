@@ -150,9 +150,10 @@ function cardChicagoForm(box, game, s, ui) {
   const deal = game.deal;
   if (game.finished && !can(game, "zero")) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
   const names = game.players.map((p) => p.name);
-  // A new game, deal or show round starts with empty hands.
-  const key = `${s.table.game_id}/${deal.number}/${game.next.round}`;
-  if (cardDraft.key !== key) Object.assign(cardDraft, { key, hands: {}, active: null });
+  // A new game, deal or show round starts with empty hands, and a new trick (or one
+  // undone) with no card.
+  const key = `${s.table.game_id}/${deal.number}/${game.next.round}/${deal.tricks.length}`;
+  if (cardDraft.key !== key) Object.assign(cardDraft, { key, hands: {}, active: null, trickCard: "" });
   if (!cardDraft.active || !names.includes(cardDraft.active)) cardDraft.active = deal.order[0];
   let html = `<div class="formhead">Deal ${deal.number}, dealer <b>${esc(deal.dealer)}</b> · ${esc(deal.phase)}</div>` +
     // More players than the game is made for: said where the hands are entered too.
