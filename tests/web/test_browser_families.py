@@ -650,7 +650,7 @@ def test_pub_chicago_names_and_tags_stay_readable_when_someone_holds_many_lids(
 # A long name with no spaces pushed the fifth card and the hand's name off the panel;
 # with eight players three hands of eight were on the TV, and the tricks' line was cut
 # in half even with four. A TV cannot scroll: all of it stays inside the panel.
-@pytest.mark.parametrize("players, seed", [(4, 1), (8, 2)])
+@pytest.mark.parametrize("players, seed", [(2, 3), (4, 1), (8, 2)])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 768)])
 def test_card_chicagos_shown_hands_and_tricks_stay_on_the_tv(
         browser: Any, tmp_path: Path, players: int, seed: int, size: tuple[int, int]) -> None:
