@@ -211,6 +211,22 @@ def test_a_card_picked_for_the_last_trick_is_not_sent_with_another_trick(screens
     assert s.control.locator("#other .cardpicker .picked").count() == 0
 
 
+def test_the_start_form_says_the_first_player_deals_a_card_chicago_game(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("ten_thousand", ["Aino", "Bertil"])
+    s = open_screens()
+    s.control.on("dialog", lambda dialog: dialog.accept())      # "a game is in progress"
+    s.control.wait_for_selector("#family option[value='card_chicago']", state="attached")
+    s.control.select_option("#family", "card_chicago")
+    assert "the first deals first" in s.control.inner_text("#newgamesection")
+    assert "throws" not in s.control.inner_text("#newgamesection")
+    s.control.fill("#newplayers", "Aino, Bertil")
+    s.control.click("#start")
+    s.board_shows("dealer Aino")
+    s.control.select_option("#family", "ten_thousand")
+    assert "first throws first" in s.control.inner_text("#newgamesection")
+
+
 def test_a_hand_being_typed_keeps_its_keys_when_another_screen_acts(screens: Any) -> None:
     server, open_screens = screens
     server.table.new_game("card_chicago", ["Aino", "Bertil"])

@@ -600,6 +600,8 @@ function drawChosen() { return $("family").value === "sum_chicago" && $("starter
 
 function showStarterChoice() {
   $("starterrow").style.display = $("family").value === "sum_chicago" ? "" : "none";
+  // Card Chicago's first player deals; the next one exchanges first and leads.
+  $("seathint").textContent = $("family").value === "card_chicago" ? "the first deals first" : "first throws first";
   $("start").textContent = drawChosen() ? "Find who starts" : "Start game";
 }
 
