@@ -530,6 +530,16 @@ def test_the_scoreboard_on_an_upright_phone_overlaps_nothing(
             for (const cell of document.querySelectorAll('#board .panel td'))
                 if (cell.scrollWidth > cell.clientWidth + 1)
                     out.push(cell.innerText.slice(0, 20) + ' overflows its cell');
+            for (const el of document.querySelectorAll('#board .phase')) {   // "Exchang / e 1"
+                const text = el.firstChild;
+                for (const word of text.data.matchAll(/[^ ]+/g)) {
+                    const range = document.createRange();
+                    range.setStart(text, word.index);
+                    range.setEnd(text, word.index + word[0].length);
+                    if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1)
+                        out.push(word[0] + ' broken');
+                }
+            }
             return out.slice(0, 6);
         }""")
         assert faults == [], f"{family} on a {size} phone: {faults}"
