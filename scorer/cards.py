@@ -19,6 +19,8 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from typing import NamedTuple, Sequence
 
+from .errors import json_shown
+
 RANKS = "23456789TJQKA"
 #: Suits from the highest to the lowest in the suit-order house rule (a decision of
 #: RULES.md §4: spades, hearts, diamonds, clubs).
@@ -104,7 +106,7 @@ def parse_card(text: str) -> Card:
     """
     if (not isinstance(text, str) or len(text) != 2 or text[0] not in RANKS
             or text[1] not in SUITS):
-        raise CardError(f"{text!r} is not a card (rank 2-9 T J Q K A, then suit S H D C)")
+        raise CardError(f"{json_shown(text)} is not a card (rank 2-9 T J Q K A, then suit S H D C)")
     return _CARDS[text]
 
 
@@ -119,7 +121,7 @@ def parse_hand(text: str) -> tuple[Card, ...]:
     scorer.cards.CardError: 'AS' appears twice in the hand
     """
     if not isinstance(text, str):
-        raise CardError(f"a hand is five cards written like 'AS KS QS JS TS', not {text!r}")
+        raise CardError(f"a hand is five cards written like 'AS KS QS JS TS', not {json_shown(text)}")
     return _parse_hand(text)
 
 

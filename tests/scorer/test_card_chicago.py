@@ -656,6 +656,8 @@ def test_zero_only_with_the_option_and_only_at_once() -> None:
     ({"type": "trick", "player": "Aino"}, "a trick needs 'winner'"),
     ({"type": "trick", "winner": "Aino", "card": "1S"}, "'1S' is not a card"),
     ({"type": "trick", "winner": "Aino", "card": "AS AH"}, "is not a card"),
+    # As the request wrote it (JSON), not as Python names it ("None is not a card").
+    ({"type": "trick", "winner": "Aino", "card": None}, "card: null is not a card"),
     ({"type": "show", "round": 3, "hands": {}}, "after the five tricks"),
 ])
 def test_illegal_trick_actions(action: dict[str, Any], reason: str) -> None:
@@ -680,6 +682,8 @@ def test_a_card_cannot_take_two_tricks() -> None:
     ({"Aino": ROYAL, "Bertil": "AS 2H 3D 4C 5S"}, "AS is in the hands of both Aino and Bertil"),
     ({"Cecilia": ROYAL}, "unknown player 'Cecilia'"),
     ({"Aino": 12}, "not 12"),
+    ({"Aino": None}, "'AS KS QS JS TS', not null"),
+    ({"Aino": ["AS", "KS"]}, 'not ["AS", "KS"]'),
 ])
 def test_illegal_hands(hands: dict[str, Any], reason: str) -> None:
     refused(game(), {"type": "show", "round": 1, "hands": hands}, reason)

@@ -172,6 +172,61 @@ def test_card_chicago_exchange_and_shown_hands_on_the_panel(screens: Any) -> Non
     assert s.control.inner_text("#othererror") == ""
 
 
+def test_the_last_tricks_card_is_tapped_like_a_hands_under_the_two_bonus(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"], {"last_trick": "two_bonus"})
+    for number in (1, 2):
+        server.table.act({"type": "show", "round": number, "hands": {}})
+    s = open_screens()
+    for number, winner in enumerate(["Aino", "Bertil", "Aino", "Aino"], 1):
+        s.control.wait_for_selector(f"#other h3:text('Trick {number} of 5')")
+        s.control.click(f"#other [data-trick='{winner}']")
+    s.control.wait_for_selector("#other h3:text('Trick 5 of 5')")
+    # Trick 4's winner leads; the card is tapped, not typed.
+    s.control.click("#other .cardpicker [data-card='2H']")
+    assert s.control.input_value("#trickcard") == "2H"
+    assert s.control.locator("#other .cardpicker .picked").count() == 1
+    s.control.click("#other [data-trick='Bertil']")
+    s.board_shows("Bertil takes the last trick (5)")
+    scores = [p["score"] for p in server.table.state()["game"]["players"]]
+    assert scores == [0, 5]
+    assert s.control.inner_text("#othererror") == ""
+
+
+def test_a_card_picked_for_the_last_trick_is_not_sent_with_another_trick(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"], {"last_trick": "two_bonus"})
+    for action in [{"type": "show", "round": 1, "hands": {}}, {"type": "show", "round": 2, "hands": {}}] + \
+            [{"type": "trick", "winner": w} for w in ["Aino", "Bertil", "Aino", "Aino"]]:
+        server.table.act(action)
+    s = open_screens()
+    s.control.click("#other .cardpicker [data-card='2H']")
+    # Trick 4 was Bertil's after all: undone, it is entered again, with no card.
+    s.control.click("#undo")
+    s.control.wait_for_selector("#other h3:text('Trick 4 of 5')")
+    assert s.control.input_value("#trickcard") == ""
+    s.control.click("#other [data-trick='Bertil']")
+    s.control.wait_for_selector("#other h3:text('Trick 5 of 5')")
+    assert server.table.state()["game"]["deal"]["tricks"][3] == {"number": 4, "winner": "Bertil", "card": None}
+    assert s.control.locator("#other .cardpicker .picked").count() == 0
+
+
+def test_the_start_form_says_the_first_player_deals_a_card_chicago_game(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("ten_thousand", ["Aino", "Bertil"])
+    s = open_screens()
+    s.control.on("dialog", lambda dialog: dialog.accept())      # "a game is in progress"
+    s.control.wait_for_selector("#family option[value='card_chicago']", state="attached")
+    s.control.select_option("#family", "card_chicago")
+    assert "the first deals first" in s.control.inner_text("#newgamesection")
+    assert "throws" not in s.control.inner_text("#newgamesection")
+    s.control.fill("#newplayers", "Aino, Bertil")
+    s.control.click("#start")
+    s.board_shows("dealer Aino")
+    s.control.select_option("#family", "ten_thousand")
+    assert "first throws first" in s.control.inner_text("#newgamesection")
+
+
 def test_a_hand_being_typed_keeps_its_keys_when_another_screen_acts(screens: Any) -> None:
     server, open_screens = screens
     server.table.new_game("card_chicago", ["Aino", "Bertil"])
@@ -237,6 +292,25 @@ def test_a_royal_flush_that_wins_at_once_is_not_shown_as_scoring_nothing(screens
     s.board_shows("Aino wins!")
     s.board_shows("Round 1: Aino wins at once · royal flush")
     assert "scores 0" not in s.board.inner_text("#board")
+
+
+def test_a_four_that_may_zero_the_player_who_just_won_is_offered_on_the_control_page(
+        screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("card_chicago", ["Aino", "Bertil"], {"zero_option": True})
+    for action in [{"type": "show", "round": 1, "hands": {"Bertil": "AH KH QH JH TH"}},
+                   {"type": "show", "round": 2, "hands": {}}] + \
+            [{"type": "trick", "winner": "Aino"}] * 5 + \
+            [{"type": "show", "round": 3, "hands": {"Aino": "9S 9H 9D 9C 2S"}}]:
+        server.table.act(action)
+    s = open_screens()
+    # Bertil's 52 ends the game, unless Aino's four zeroes him instead of scoring 7.
+    s.board_shows("Aino may zero the opponents")
+    s.control.click("#other [data-zero='Aino']")
+    s.board_shows("Aino zeroes the opponents")
+    game = server.table.state()["game"]
+    assert not game["finished"]
+    assert [p["score"] for p in game["players"]] == [5, 0]
 
 
 def test_chicago_from_any_score_offers_the_call_to_a_player_below_zero(screens: Any) -> None:
@@ -456,6 +530,16 @@ def test_the_scoreboard_on_an_upright_phone_overlaps_nothing(
             for (const cell of document.querySelectorAll('#board .panel td'))
                 if (cell.scrollWidth > cell.clientWidth + 1)
                     out.push(cell.innerText.slice(0, 20) + ' overflows its cell');
+            for (const el of document.querySelectorAll('#board .phase')) {   // "Exchang / e 1"
+                const text = el.firstChild;
+                for (const word of text.data.matchAll(/[^ ]+/g)) {
+                    const range = document.createRange();
+                    range.setStart(text, word.index);
+                    range.setEnd(text, word.index + word[0].length);
+                    if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1)
+                        out.push(word[0] + ' broken');
+                }
+            }
             return out.slice(0, 6);
         }""")
         assert faults == [], f"{family} on a {size} phone: {faults}"
@@ -592,7 +676,7 @@ def test_pub_chicago_names_and_tags_stay_readable_when_someone_holds_many_lids(
 # A long name with no spaces pushed the fifth card and the hand's name off the panel;
 # with eight players three hands of eight were on the TV, and the tricks' line was cut
 # in half even with four. A TV cannot scroll: all of it stays inside the panel.
-@pytest.mark.parametrize("players, seed", [(4, 1), (8, 2)])
+@pytest.mark.parametrize("players, seed", [(2, 3), (4, 1), (8, 2)])
 @pytest.mark.parametrize("size", [(1280, 720), (1920, 1080), (1024, 768)])
 def test_card_chicagos_shown_hands_and_tricks_stay_on_the_tv(
         browser: Any, tmp_path: Path, players: int, seed: int, size: tuple[int, int]) -> None:

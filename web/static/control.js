@@ -472,7 +472,8 @@ function typingIn(box) {
 function renderOther(s) {
   const g = s.game;
   if (g && FORMS[g.family]) {
-    $("othersection").style.display = g.finished ? "none" : "";
+    // A finished game may still leave a choice (Card Chicago: a four that can zero the winner).
+    $("othersection").style.display = g.finished && !(g.next.actions || []).some((t) => !HANDLED.includes(t)) ? "none" : "";
     $("othertitle").textContent = g.family === "card_chicago" ? "At the table" : "The player's choice";
     // Redraw only when the game changed: camera news must not wipe a hand being typed.
     const shown = JSON.stringify(g) + s.camera.can_roll;
@@ -599,6 +600,8 @@ function drawChosen() { return $("family").value === "sum_chicago" && $("starter
 
 function showStarterChoice() {
   $("starterrow").style.display = $("family").value === "sum_chicago" ? "" : "none";
+  // Card Chicago's first player deals; the next one exchanges first and leads.
+  $("seathint").textContent = $("family").value === "card_chicago" ? "the first deals first" : "first throws first";
   $("start").textContent = drawChosen() ? "Find who starts" : "Start game";
 }
 

@@ -148,11 +148,12 @@ function cardLabel(code) {
 
 function cardChicagoForm(box, game, s, ui) {
   const deal = game.deal;
-  if (game.finished) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
+  if (game.finished && !can(game, "zero")) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
   const names = game.players.map((p) => p.name);
-  // A new game, deal or show round starts with empty hands.
-  const key = `${s.table.game_id}/${deal.number}/${game.next.round}`;
-  if (cardDraft.key !== key) Object.assign(cardDraft, { key, hands: {}, active: null });
+  // A new game, deal or show round starts with empty hands, and a new trick (or one
+  // undone) with no card.
+  const key = `${s.table.game_id}/${deal.number}/${game.next.round}/${deal.tricks.length}`;
+  if (cardDraft.key !== key) Object.assign(cardDraft, { key, hands: {}, active: null, trickCard: "" });
   if (!cardDraft.active || !names.includes(cardDraft.active)) cardDraft.active = deal.order[0];
   let html = `<div class="formhead">Deal ${deal.number}, dealer <b>${esc(deal.dealer)}</b> · ${esc(deal.phase)}</div>` +
     // More players than the game is made for: said where the hands are entered too.
@@ -186,6 +187,12 @@ function cardChicagoForm(box, game, s, ui) {
     if (bonus) {
       html += `<label>winning card${number === 5 ? " (needed: a two scores the bonus)" : " (optional)"}` +
         `<input id="trickcard" size="6" placeholder="e.g. 2H" value="${esc(cardDraft.trickCard)}"></label>`;
+      // The last trick's card is needed, so it can be tapped as well as typed.
+      if (number === 5) {
+        const took = new Set(deal.tricks.map((t) => t.card).filter(Boolean));
+        const picked = cardDraft.trickCard.trim().toUpperCase().replace(/^10/, "T");
+        html += cardPicker((code) => code === picked ? "picked" : took.has(code) ? "taken" : "");
+      }
     }
     html += `<div class="row">` + deal.order.map((p) =>
       `<button class="${p === deal.leader ? "" : "secondary"}" data-trick="${esc(p)}">${esc(p)}</button>`).join("") +
@@ -202,6 +209,12 @@ function cardChicagoForm(box, game, s, ui) {
   on(box, "[data-zero]", (el) => ui.act({ type: "zero", player: el.dataset.zero }));
   const cardInput = box.querySelector("#trickcard");
   if (cardInput) cardInput.addEventListener("input", () => { cardDraft.trickCard = cardInput.value; });
+  if (can(game, "trick")) on(box, ".cardpicker [data-card]", (el) => {
+    const code = el.dataset.card;
+    if (el.classList.contains("taken")) return ui.error(`${cardLabel(code)} has already taken a trick`);
+    cardDraft.trickCard = el.classList.contains("picked") ? "" : code;
+    cardChicagoForm(box, game, s, ui);
+  });
   on(box, "[data-trick]", async (el) => {
     const action = { type: "trick", winner: el.dataset.trick };
     const card = cardDraft.trickCard.trim().toUpperCase().replace(/^10/, "T");
@@ -227,15 +240,18 @@ function showForm(game) {
       `<button class="secondary" data-clear="${esc(p.name)}">clear</button>` +
       `<span class="handerror" data-err="${esc(p.name)}">${esc(parseHand(text).error || "")}</span></div>`;
   }).join("");
-  html += `<div class="cardpicker">` + ["S", "H", "D", "C"].map((suit) => `<div>` + RANKS.map((r) => {
-    const code = r + suit;
-    const owner = used[code];
-    const cls = owner === cardDraft.active ? "picked" : owner ? "taken" : "";
-    return `<button class="pcard ${suit === "H" || suit === "D" ? "red" : ""} ${cls}" data-card="${code}">${cardLabel(code)}</button>`;
-  }).join("") + `</div>`).join("") + `</div>`;
+  html += cardPicker((code) => used[code] === cardDraft.active ? "picked" : used[code] ? "taken" : "");
   html += `<div class="row" style="margin-top:.6em"><button data-show>Score round ${round}</button>` +
     `<span class="muted">with every hand empty: nobody shows</span></div>`;
   return html;
+}
+
+/** The 52 cards to tap, a row a suit; classOf(code) marks one "picked" or "taken". */
+function cardPicker(classOf) {
+  return `<div class="cardpicker">` + ["S", "H", "D", "C"].map((suit) => `<div>` + RANKS.map((r) => {
+    const code = r + suit;
+    return `<button class="pcard ${suit === "H" || suit === "D" ? "red" : ""} ${classOf(code)}" data-card="${code}">${cardLabel(code)}</button>`;
+  }).join("") + `</div>`).join("") + `</div>`;
 }
 
 /** The player's hand in the latest show of this deal, to enter it again with one tap. */

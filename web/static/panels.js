@@ -298,10 +298,12 @@ function cardChicagoPanel(game, state) {
     // A royal flush that wins at once scores no points: it wins the game.
     const what = show.points || !(game.finished && game.winner === show.best) ? `scores ${show.points}` : "wins at once";
     // The shown hands and the tricks shrink with the players too: with eight, the
-    // scores alone took the panel and five of the hands fell below the TV's edge.
+    // scores alone took the panel and five of the hands fell below the TV's edge. On a
+    // 4:3 screen they shrink with its width as well: at 1024x768 the cards left the
+    // hand's name a column two letters wide.
     right += `<h2 class="showhead" style="font-size:${(3.4 * scale).toFixed(2)}vh">Round ${show.round}: ` +
       (show.best ? `${esc(show.best)} ${what} · ${esc(show.name)}` : esc(show.note)) +
-      `</h2><table class="shows" style="font-size:${(3 * scale).toFixed(2)}vh">` + Object.entries(show.hands).map(([name, h]) =>
+      `</h2><table class="shows" style="font-size:min(${(3 * scale).toFixed(2)}vh, ${(1.7 * scale).toFixed(2)}vw)">` + Object.entries(show.hands).map(([name, h]) =>
       `<tr class="${name === show.best ? "best" : ""}"><td>${esc(name)}</td><td>${handHTML(h.cards)}</td>` +
       `<td class="muted">${esc(h.name)}</td></tr>`).join("") + `</table>`;
     if (show.best && show.note) right += `<div class="muted">${esc(show.note)}</div>`;
