@@ -186,8 +186,33 @@ def evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+# glibc's mallopt() setting for how many malloc arenas the threads share (M_ARENA_MAX).
+_M_ARENA_MAX = -8
+SERVE_ARENAS = 2
+
+
+def limit_malloc_arenas(arenas: int = SERVE_ARENAS) -> bool:
+    """Let the server's threads share ``arenas`` malloc arenas (glibc only; elsewhere,
+    nothing): each of waitress's threads drawing pictures with OpenCV otherwise gets
+    arenas of its own, up to eight per core, left half empty between requests (sixteen
+    screens asking for pictures and states: 205 MB resident against 180 with two arenas).
+    True when set."""
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    if name is None:
+        return False
+    try:
+        libc = ctypes.CDLL(name)
+        return bool(libc.mallopt(_M_ARENA_MAX, arenas))
+    except (OSError, AttributeError):
+        return False        # a C library without mallopt (musl, macOS)
+
+
 def serve(args: argparse.Namespace) -> int:
     """Run the appliance until interrupted."""
+    limit_malloc_arenas()
     if not str(args.data).strip():
         # An empty value would put the database in whatever folder the server starts in.
         return _fail("--data: a folder is needed, not an empty name")

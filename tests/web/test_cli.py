@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -321,3 +322,14 @@ def test_serve_refuses_an_empty_data_folder_name(capsys: Any) -> None:
     """An empty --data put the database in whatever folder the server started in."""
     assert main(["serve", "--camera", "sim", "--data", ""]) == 2
     assert "--data: a folder is needed, not an empty name" in capsys.readouterr().err
+
+
+def test_serve_limits_the_malloc_arenas_its_threads_share() -> None:
+    """On glibc (a Pi's Raspberry Pi OS, this machine) the setting takes; it is asked in
+    a process of its own, so this one keeps its own allocator as it was."""
+    import subprocess
+
+    code = "from web.cli import limit_malloc_arenas; print(limit_malloc_arenas())"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.strip()
+    assert out == "True"
