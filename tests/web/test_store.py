@@ -458,12 +458,9 @@ def test_an_emptied_database_is_refused_while_its_copy_holds_the_games(data_dir:
     assert db.read_bytes() == b"" and copy.read_bytes() == kept
 
 
-def test_a_database_moved_away_without_its_wal_does_not_lose_the_throws_in_it(
-        tmp_path: Path) -> None:
-    """After a power cut (or kill -9) the newest changes, often all of them, lie in
-    dicetray.sqlite3-wal. A database moved away to start afresh without that file was
-    started afresh all the same, and SQLite deleted the -wal: the throws were gone from
-    the file moved away and from the copy. It is refused, the -wal left as it is."""
+def _as_the_power_went(tmp_path: Path) -> Path:
+    """A data folder as a power cut leaves it: a game of three throws, its newest changes
+    still in the -wal, and the copy taken at its start."""
     played, cut = tmp_path / "played", tmp_path / "cut"
     table = Table(Store(played))
     table.new_game("sum_chicago", ["Aino", "Bertil"])
@@ -472,8 +469,18 @@ def test_a_database_moved_away_without_its_wal_does_not_lose_the_throws_in_it(
     table.store.copies_taken()
     cut.mkdir()
     for name in ("dicetray.sqlite3", "dicetray.sqlite3-wal", "dicetray-copy.sqlite3"):
-        (cut / name).write_bytes((played / name).read_bytes())   # as the power went
+        (cut / name).write_bytes((played / name).read_bytes())
     table.store.close()
+    return cut
+
+
+def test_a_database_moved_away_without_its_wal_does_not_lose_the_throws_in_it(
+        tmp_path: Path) -> None:
+    """After a power cut (or kill -9) the newest changes, often all of them, lie in
+    dicetray.sqlite3-wal. A database moved away to start afresh without that file was
+    started afresh all the same, and SQLite deleted the -wal: the throws were gone from
+    the file moved away and from the copy. It is refused, the -wal left as it is."""
+    cut = _as_the_power_went(tmp_path)
     (cut / "dicetray.sqlite3").rename(cut / "old.sqlite3")       # its -wal left behind
     wal = cut / "dicetray.sqlite3-wal"
     left = wal.read_bytes()
@@ -493,16 +500,7 @@ def test_the_copy_renamed_into_place_beside_the_old_wal_is_refused_not_mixed_wit
     """Going back to the copy, the database's -wal must go too: left behind, SQLite
     read the old database's newest pages into the copy renamed into its place, a mix
     of two databases. It is refused, both files left as they are."""
-    played, cut = tmp_path / "played", tmp_path / "cut"
-    table = Table(Store(played))
-    table.new_game("sum_chicago", ["Aino", "Bertil"])
-    for _ in range(3):
-        table.hand_roll([1, 1])
-    table.store.copies_taken()
-    cut.mkdir()
-    for name in ("dicetray.sqlite3", "dicetray.sqlite3-wal", "dicetray-copy.sqlite3"):
-        (cut / name).write_bytes((played / name).read_bytes())   # as the power went
-    table.store.close()
+    cut = _as_the_power_went(tmp_path)
     db, wal = cut / "dicetray.sqlite3", cut / "dicetray.sqlite3-wal"
     db.rename(cut / "bad.sqlite3")                                # its -wal forgotten
     (cut / "dicetray-copy.sqlite3").rename(db)
