@@ -476,6 +476,13 @@ class CardChicagoRules(Rules[CardChicagoState]):
         if winner is not None:
             self._finish(state, winner)
             return
+        if options["win_needs_chicago"] == "play_on":
+            # Said in the deal's story, which the screens show as the next deal begins: a
+            # total past 52 that does not end the game needs a reason beside it.
+            for player in state.seats:
+                if state.totals[player] >= WIN_AT and player not in state.chicago_won:
+                    deal.events.append(f"{player} has {state.totals[player]} but no Chicago "
+                                       "won yet: the game goes on")
         state.history.append(_summary(state))
         # Buy stop is checked again after every deal (or lasts, under the option).
         stopped = {p for p in state.seats if state.totals[p] >= options["buy_stop"]}

@@ -538,6 +538,10 @@ def test_win_needs_chicago_play_on() -> None:
     g = _52_without_chicago("play_on")
     assert score(g) == {"Aino": 52, "Bertil": 40}
     assert not g.state()["finished"]
+    # The screens say why 52 did not end the game (the deal's story, shown as the next
+    # deal begins).
+    assert ("Aino has 52 but no Chicago won yet: the game goes on"
+            in g.state()["deals"][-1]["events"])
     # Aino calls and takes all five tricks: now she has a Chicago and wins.
     show(g, 1, {})
     show(g, 2, {})
