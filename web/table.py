@@ -1395,22 +1395,30 @@ class Table:
         """Put the camera the looker found in the simulated tray's place; from now on it is
         opened again as any camera is when it fails."""
         from vision.cameras import reopener
-        from vision.frames import CameraThread
 
         with self._lock:
             camera, self._found_camera = self._found_camera, None
-            if camera is None or self._stop.is_set():
+            if camera is None:
+                return
+            if self._stop.is_set():
+                camera.close()
                 return
             self._camera_thread.stop()
             self.camera.close()
-            self.camera = camera
             self._reopen = reopener(camera)
-            self._camera_thread = CameraThread(camera, clock=self._clock).start()
-            self._camera_status.update(
-                name=getattr(camera, "name", None), running=True, moving=False, error=None,
-                message=getattr(camera, "message", None), can_roll=callable(
-                    getattr(camera, "roll", None)))
-            self._publish_status()
+            self._run_camera(camera, name=getattr(camera, "name", None), moving=False,
+                             can_roll=callable(getattr(camera, "roll", None)))
+
+    def _run_camera(self, camera: Any, **status: Any) -> None:
+        """Watch ``camera`` from now on (in a new camera thread), and tell the screens it
+        runs, with ``status`` besides; the caller holds the lock."""
+        from vision.frames import CameraThread
+
+        self.camera = camera
+        self._camera_thread = CameraThread(camera, clock=self._clock).start()
+        self._camera_status.update(running=True, error=None,
+                                   message=getattr(camera, "message", None), **status)
+        self._publish_status()
 
     def _watch_camera(self) -> str | None:
         """Watch the newest frames with the roll watcher, handle readings, run the demo,
@@ -1565,18 +1573,11 @@ class Table:
                         self._publish_status()
                 self._stop.wait(self.reopen_every)
                 continue
-            from vision.frames import CameraThread
-
             with self._lock:  # stop() takes the camera thread under this lock
                 if self._stop.is_set():
                     camera.close()
                     return False
-                self.camera = camera
-                self._camera_thread = CameraThread(camera, clock=self._clock).start()
-                self._camera_status.update(running=True, reopening=False, error=None,
-                                           back_from=why,
-                                           message=getattr(camera, "message", None))
-                self._publish_status()
+                self._run_camera(camera, reopening=False, back_from=why)
             log.info("camera: open again: %s", getattr(camera, "message", ""))
             return True
         return False
