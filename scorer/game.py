@@ -36,8 +36,26 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b
 
 
-def resolve_options(rules: Rules[Any], given: Any) -> dict[str, Any]:
-    """Every option of the family, the given ones checked, the rest at their default."""
+def resolve_options(rules: Rules[Any], given: Any, from_file: bool = False) -> dict[str, Any]:
+    """Every option of the family that means something with the others, the given ones
+    checked, the rest at their default.
+
+    An option that means something only with another option's value (``option_needs``:
+    Pub Chicago's match length, Basis alone) is refused when given with another value,
+    naming both; left out, it is not in force. A game file (``from_file``) may still carry
+    one: every game file written before this refusal carried its match length, which
+    never changed a Bayrisch or Tschigg game, so it is dropped instead of refusing the file.
+
+    >>> from scorer.pub_chicago import RULES as PUB
+    >>> resolve_options(PUB, {"variant": "tschigg"})
+    {'variant': 'tschigg'}
+    >>> resolve_options(PUB, {"variant": "bayrisch", "match_length": 5})
+    Traceback (most recent call last):
+    ...
+    scorer.errors.GameFileError: options.match_length: 'loser searches in a match' is an option of variant Basis (strokes) alone, not of Bayrisch (lids)
+    >>> resolve_options(PUB, {"variant": "bayrisch", "match_length": 3}, from_file=True)
+    {'variant': 'bayrisch'}
+    """
     if given is None:
         given = {}
     if not isinstance(given, Mapping):
@@ -53,7 +71,28 @@ def resolve_options(rules: Rules[Any], given: Any) -> dict[str, Any]:
             names = ", ".join(json_shown(a) for a in allowed)
             raise GameFileError(f"options.{key}: {json_shown(value)} is not one of {names}")
         options[key] = value
+    for key, (other, needed) in rules.option_needs.items():
+        if _same(options[other], needed):
+            continue
+        del options[key]
+        if key in given and not from_file:
+            raise GameFileError(f"options.{key}: {_needs_words(rules, key, other, needed, options[other])}")
     return options
+
+
+def _needs_words(rules: Rules[Any], key: str, other: str, needed: Any, chosen: Any) -> str:
+    """Why ``key`` is refused: it is chosen only with ``other`` at ``needed``, not ``chosen``."""
+    words = rules.option_words.get(key)
+    label = words.label if words else key
+    other_words = rules.option_words.get(other)
+
+    def said(value: Any) -> str:
+        if other_words is None:
+            return json_shown(value)
+        return other_words.values[list(rules.options[other]).index(value)]
+
+    return (f"'{label}' is an option of {other} {said(needed)} alone, "
+            f"not of {said(chosen)}")
 
 
 def check_players(rules: Rules[Any], players: Any) -> tuple[str, ...]:
@@ -151,11 +190,13 @@ class Game:
     """
 
     def __init__(self, family: str, players: Sequence[str],
-                 options: Mapping[str, Any] | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, from_file: bool = False) -> None:
         self.rules = rules_for(family)
         self.family = family
         self.players = check_players(self.rules, players)
-        self.options = resolve_options(self.rules, options)
+        # A game file may carry an option the rest of its options leave without meaning
+        # (resolve_options); a new game may not.
+        self.options = resolve_options(self.rules, options, from_file)
         self._log: list[dict[str, Any]] = []
         self._parsed: list[Action] = []
         self._turns: list[Hashable] = []     # the turn each action was made in, when it came
@@ -489,7 +530,7 @@ def load_game(data: Any) -> Game:
         raise GameFileError("family: missing")
     if "players" not in data:
         raise GameFileError("players: missing")
-    game = Game(data["family"], data["players"], data.get("options"))
+    game = Game(data["family"], data["players"], data.get("options"), from_file=True)
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise GameFileError("actions: must be a list")

@@ -168,7 +168,7 @@ class PubChicagoRules(Rules[PubChicagoState]):
     def start(self, players: Sequence[str], options: Mapping[str, Any]) -> PubChicagoState:
         """Before the first throw; with no ``leader`` action the first player leads.
 
-        >>> RULES.start(["A", "B"], {"variant": "tschigg", "match_length": 3}).match.pot
+        >>> RULES.start(["A", "B"], {"variant": "tschigg"}).match.pot
         3
         """
         match = new_match(players, options)
@@ -439,7 +439,7 @@ class PubChicagoRules(Rules[PubChicagoState]):
     def help(self, options: Mapping[str, Any]) -> list[str]:
         """The rules, options and decisions in force, one line each.
 
-        >>> any("Sand" in line for line in RULES.help({"variant": "tschigg", "match_length": 3}))
+        >>> any("Sand" in line for line in RULES.help({"variant": "tschigg"}))
         True
         """
         return help_lines(options)

@@ -81,7 +81,7 @@ TSCHIGG = [
 def help_lines(options: Mapping[str, Any]) -> list[str]:
     """Every line of help for a game with these options.
 
-    >>> lines = help_lines({"variant": "bayrisch", "match_length": 3})
+    >>> lines = help_lines({"variant": "bayrisch"})
     >>> lines[0]
     'Pub Chicago, variant Bayrisch (lids): players + 1 lids; the game ends by itself.'
     """

@@ -4,7 +4,7 @@ Basis hands out strokes over loser searches; Bayrisch and Tschigg move lids. Eac
 ``settle_*`` function applies one finished throw round to the match and names the
 leader of the next throw round (None when the game is over).
 
->>> m = new_match(["A", "B", "C"], {"variant": "bayrisch", "match_length": 3})
+>>> m = new_match(["A", "B", "C"], {"variant": "bayrisch"})
 >>> m.pot, m.phase, m.playing
 (4, 'distribute', ['A', 'B', 'C'])
 """
@@ -53,7 +53,7 @@ class Match:
     def lids_in_game(self) -> int:
         """Lids in the pot and in front of the players (laid-down lids are gone).
 
-        >>> new_match(["A", "B"], {"variant": "bayrisch", "match_length": 3}).lids_in_game
+        >>> new_match(["A", "B"], {"variant": "bayrisch"}).lids_in_game
         3
         """
         return self.pot + sum(self.lids.values())
@@ -84,11 +84,12 @@ def new_match(players: Sequence[str], options: Mapping[str, Any]) -> Match:
     """A match before the first throw: in the lid variants every lid starts in the pot
     (decision), players + 1 of them in Bayrisch and 2 × players − 1 in Tschigg.
 
-    >>> new_match(["A", "B", "C"], {"variant": "tschigg", "match_length": 3}).pot
+    >>> new_match(["A", "B", "C"], {"variant": "tschigg"}).pot
     5
     """
     variant = options["variant"]
-    match = Match(variant, options["match_length"], list(players))
+    # Bayrisch and Tschigg end by themselves: they have no match length (0).
+    match = Match(variant, options.get("match_length", 0), list(players))
     if variant == "bayrisch":
         match.pot, match.phase = len(players) + 1, "distribute"
     elif variant == "tschigg":
@@ -182,7 +183,7 @@ def _new_search(match: Match, loser: str, players: Sequence[str]) -> str:
 def take_from_pot(match: Match, player: str) -> str:
     """Phase 1: the player takes one lid from the pot; an empty pot starts phase 2.
 
-    >>> m = new_match(["A", "B"], {"variant": "bayrisch", "match_length": 3})
+    >>> m = new_match(["A", "B"], {"variant": "bayrisch"})
     >>> take_from_pot(m, "A"), m.pot
     ('A takes a lid from the pot', 2)
     """
@@ -197,7 +198,7 @@ def chicago_out(match: Match, player: str) -> str:
     The game does not end here, even with one player (or none) left: the others finish
     the throw round and its settling (``settle``) ends the game.
 
-    >>> m = new_match(["A", "B"], {"variant": "bayrisch", "match_length": 3})
+    >>> m = new_match(["A", "B"], {"variant": "bayrisch"})
     >>> take_from_pot(m, "A"), take_from_pot(m, "A"), m.pot
     ('A takes a lid from the pot', 'A takes a lid from the pot', 1)
     >>> chicago_out(m, "A"), m.lids["A"], m.playing, m.lids_in_game, m.finished
@@ -214,7 +215,7 @@ def settle_all_out(match: Match) -> tuple[str | None, list[str]]:
     worst or best: no lid moves, and the game ends with no loser (decision; the rules
     are silent).
 
-    >>> m = new_match(["A", "B"], {"variant": "bayrisch", "match_length": 3})
+    >>> m = new_match(["A", "B"], {"variant": "bayrisch"})
     >>> _ = chicago_out(m, "A"), chicago_out(m, "B")
     >>> settle_all_out(m), m.finished, m.loser
     ((None, ['everyone left threw a Chicago: no lid moves', 'nobody is left']), True, None)
@@ -228,7 +229,7 @@ def settle_bayrisch(match: Match, best: str, worst: str,
     """Phase 1: the worst takes a lid. Phase 2: the best lays one down (it leaves the
     game); decision: not in a round where a Chicago took a thrower out.
 
-    >>> m = new_match(["A", "B"], {"variant": "bayrisch", "match_length": 3})
+    >>> m = new_match(["A", "B"], {"variant": "bayrisch"})
     >>> m.pot, m.phase, m.lids = 0, "reduce", {"A": 1, "B": 2}
     >>> settle_bayrisch(m, "A", "B", False), m.finished, m.loser
     ((None, ['A lays a lid down', 'A has no lid left and is out', 'B loses']), True, 'B')
@@ -246,7 +247,7 @@ def settle_bayrisch(match: Match, best: str, worst: str,
 def settle_tschigg(match: Match, best: str, worst: str) -> tuple[str | None, list[str]]:
     """Phase 1: the worst takes a lid. Phase 2: the best gives one of theirs to the worst.
 
-    >>> m = new_match(["A", "B"], {"variant": "tschigg", "match_length": 3})
+    >>> m = new_match(["A", "B"], {"variant": "tschigg"})
     >>> m.pot, m.phase, m.lids = 0, "reduce", {"A": 2, "B": 1}
     >>> settle_tschigg(m, "A", "B")[1], m.lids
     (['A gives B a lid'], {'A': 1, 'B': 2})
@@ -263,7 +264,7 @@ def settle_sand(match: Match, results: Sequence[Result]) -> tuple[str | None, li
     Phase 2: the last who made Sand gives a lid to the last who missed (decision). No
     lid moves when nobody missed (phase 1) or nobody made it (phase 2).
 
-    >>> m = new_match(["A", "B", "C"], {"variant": "tschigg", "match_length": 3})
+    >>> m = new_match(["A", "B", "C"], {"variant": "tschigg"})
     >>> rs = [Result("A", (1, 3, 4), False, 1), Result("B", (6, 3, 4), False, 1),
     ...       Result("C", (2, 3, 4), False, 1)]
     >>> settle_sand(m, rs)[1]

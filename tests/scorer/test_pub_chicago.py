@@ -681,6 +681,39 @@ def test_bad_setups_are_refused_by_name(options, players, message):
         new_game("pub_chicago", players, options)
 
 
+@pytest.mark.parametrize("variant, named", [("bayrisch", "Bayrisch"), ("tschigg", "Tschigg")])
+@pytest.mark.parametrize("length", [3, 1, 5, 10])
+def test_a_match_length_is_refused_with_a_variant_that_ends_by_itself(variant, named, length):
+    # RULES.md §2: the match length is an option of Basis only; Bayrisch and Tschigg end
+    # by themselves. The refusal names the option and the variant.
+    with pytest.raises(GameFileError, match=rf"options\.match_length: .*Basis.* not of {named}"):
+        new_game("pub_chicago", ABC, {"variant": variant, "match_length": length})
+
+
+def test_a_lid_game_has_no_match_length_and_its_file_says_none():
+    game = game_of(variant="tschigg")
+    assert game.state()["options"] == {"variant": "tschigg"}
+    assert game.to_file()["options"] == {"variant": "tschigg"}
+    assert "match_length" not in json.dumps(game.state()["search"])
+
+
+@pytest.mark.parametrize("length", [3, 5])
+def test_an_older_lid_game_file_with_a_match_length_still_loads_and_plays_the_same(length):
+    # Files written before the refusal carried the (meaningless) match length: they load,
+    # the option dropped, and the game is the same game.
+    actions = [{"type": "roll", "player": "A", "dice": [2, 3, 4]},
+               {"type": "done", "player": "A"},
+               {"type": "announce", "player": "A", "ones": 100, "sixes": 60, "order": "high"},
+               {"type": "roll", "player": "B", "dice": [5, 5, 5]},
+               {"type": "roll", "player": "C", "dice": [2, 2, 2]}]
+    old = load_game({"family": "pub_chicago", "players": ["A", "B", "C"], "actions": actions,
+                     "options": {"variant": "bayrisch", "match_length": length}})
+    new = load_game({"family": "pub_chicago", "players": ["A", "B", "C"], "actions": actions,
+                     "options": {"variant": "bayrisch"}})
+    assert old.state() == new.state()
+    assert [p["lids"] for p in old.state()["players"]] == [0, 0, 1]   # C, the worst
+
+
 def test_players_cannot_join_or_leave():
     game = game_of()
     with pytest.raises(IllegalAction, match="unknown action type 'join'"):

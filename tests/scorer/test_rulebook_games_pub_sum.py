@@ -1166,7 +1166,8 @@ def _model_game(seed):
     seats = [chr(65 + i) for i in range(rng.randint(2, 5))]
     length = rng.choice([1, 3, 5, 10])
     faces = rng.choice([[1, 2, 5, 6], [1, 6], [2, 3, 4, 5], [1, 2, 3, 4, 5, 6]])
-    game = new_game("pub_chicago", seats, {"variant": variant, "match_length": length})
+    options = {"variant": variant} | ({"match_length": length} if variant == "basis" else {})
+    game = new_game("pub_chicago", seats, options)
     strokes = {p: 0 for p in seats}
     lids = {p: 0 for p in seats}
     pot = len(seats) + 1 if variant == "bayrisch" else 2 * len(seats) - 1

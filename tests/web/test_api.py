@@ -577,3 +577,29 @@ def test_a_fault_in_the_rules_leaves_the_game_as_stored_and_play_goes_on(
     assert scores(s) == [2, 2, 0]
     stored = api.client.get(f"/api/games/{s['table']['game_id']}/file").get_json()["actions"]
     assert [a["dice"] for a in stored] == [[1, 1], [1, 1]]
+
+
+@pytest.mark.parametrize("variant, named", [("bayrisch", "Bayrisch"), ("tschigg", "Tschigg")])
+def test_a_match_length_with_a_lid_variant_is_refused_by_name_and_starts_nothing(
+        api: Any, variant: str, named: str) -> None:
+    # RULES.md §2: the match length is for Basis; Bayrisch and Tschigg end by themselves.
+    before = api.state()["table"]["game_id"]
+    out = api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil"],
+                             "options": {"variant": variant, "match_length": 5},
+                             "leader": "lot"}, status=400)
+    assert "options.match_length" in out["error"] and named in out["error"]
+    assert api.state()["table"]["game_id"] == before
+    s = api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil"],
+                           "options": {"variant": variant}})
+    assert s["game"]["variant"] == variant and s["game"]["options"] == {"variant": variant}
+
+
+def test_a_lid_game_stored_with_a_match_length_before_the_refusal_is_continued(api: Any) -> None:
+    # The app wrote every option into the games it stored, the match length of a
+    # Bayrisch game too: such a game is continued, not called damaged.
+    old, _ = api.table.store.create_game("pub_chicago", {"variant": "bayrisch", "match_length": 3},
+                                         ["Aino", "Bertil"])
+    api.start(["Cecilia"])
+    s = api.post("continue", {"game": old})
+    assert s["table"]["game_id"] == old and s["game"]["variant"] == "bayrisch"
+    assert s["game"]["pot"] == 3 and s["game"]["next"]["player"] == "Aino"
