@@ -431,8 +431,9 @@ class PubChicagoRules(Rules[PubChicagoState]):
             "round": None if state.finished else _round_json(state.round, state.round.announcement),
             "rounds_played": state.rounds_played,
             "last_round": state.last_round,
-            # Whether the first leader was drawn by lot: a second draw stays legal (Undo
-            # is not needed to draw again), but the control page offers one draw only.
+            # Whether the first leader was drawn by lot: a second draw stays legal (a game
+            # file may hold one), but the control page offers one draw only, and the
+            # table's lot gives a draw taken back by Undo back the same (web.table).
             "leader_drawn": state.drawn,
         }
 

@@ -29,8 +29,8 @@ COMMON = [
     "Ties: the first to reach the best value is best; the last to reach the worst is worst. "
     "Decision: the same between two Chicagos.",
     "The first leader is drawn by lot (the leader action; without it the first player "
-    "leads; drawing again before the first throw replaces it). Decision: the worst of a "
-    "throw round leads the next one, in every variant.",
+    "leads). Decision: the app draws once a game; a draw taken back by Undo is drawn the "
+    "same again. Decision: the worst of a throw round leads the next one, in every variant.",
     "Decision: players cannot join or leave a game of Pub Chicago.",
     "Decision: if a correction ends the leader's turn before the announcement, the round is "
     "valued ones 100, sixes 60, high.",

@@ -649,8 +649,15 @@ class Table:
             self._check_after(after)
             self._start_game(family, players, options)
             if leader == "lot":
-                self._commit({"type": "leader",
-                              "player": self.lot.choice(self._need_game().seated())})
+                self._commit({"type": "leader", "player": self._lot(self._need_game())})
+
+    def _lot(self, game: scorer.Game) -> str:
+        """Pub Chicago's first leader, drawn by lot (RULES.md §2: the app draws), once a
+        game: a draw an undo took back comes back the same when the draw is asked for
+        again. Undo puts right a tap, it does not draw fate again."""
+        drawn = [a["player"] for a in game.log
+                 if a.get("type") == "leader" and a.get("player") in game.seated()]
+        return drawn[-1] if drawn else self.lot.choice(game.seated())
 
     def _check_after(self, after: Any) -> None:
         """Refuse a start (or a continue) tapped on a screen that showed game ``after``
@@ -858,7 +865,8 @@ class Table:
 
     def act(self, action: dict[str, Any], shown: Any = None) -> None:
         """Apply any action of the game file format (the engine checks it); ``shown`` as
-        for :meth:`hand_roll`."""
+        for :meth:`hand_roll`. ``{"type": "leader", "lot": true}`` asks the table to draw
+        Pub Chicago's first leader (:meth:`_lot`); the log keeps the leader drawn."""
         if not isinstance(action, dict):
             raise TableError("an action is a JSON object", 400)
         with self._lock:
@@ -872,6 +880,11 @@ class Table:
             if action.get("type") == "correct":
                 return self.correct_action(action.get("action"), action.get("dice"), shown,
                                            action)
+            if action.get("type") == "leader" and action.get("lot") is True \
+                    and "player" not in action:
+                # The control page's "Draw the first leader by lot": the table draws.
+                del action["lot"]
+                action["player"] = self._lot(game)
             if action.get("type") == "join" and isinstance(action.get("player"), str):
                 # A name typed now, checked as the join form's is.
                 action["player"] = joining_name(game.seated(), action["player"])

@@ -118,6 +118,15 @@ def test_pub_chicago_lot_sixes_and_announcement_on_the_panel(screens: Any) -> No
     s.board_shows(f"leader {leader}")
     # One draw: offered again, it could be tapped until the lot fell where one wished.
     assert s.control.locator("#other [data-draw]").count() == 0
+    # Undo takes the draw back, but the lot drawn again falls the same way.
+    s.control.click("#undo")
+    s.control.wait_for_selector("#other [data-draw]")
+    before = server.table.state()["revision"]
+    s.control.click("#other [data-draw]")
+    s.control.wait_for_function("(r) => Number(document.body.dataset.revision) > r", arg=before,
+                                timeout=WAIT_MS)
+    assert server.table.state()["game"]["round"]["leader"] == leader
+    assert s.control.locator("#other [data-draw]").count() == 0
 
     server.table.handle_reading(reading(6, 6, 3))
     # The dice shown are the throw made; the throw named is the one to come (a TV once

@@ -153,6 +153,40 @@ def test_pub_chicago_started_with_a_lot_has_its_first_leader_drawn_by_the_table(
     assert game_file["actions"] == [{"type": "leader", "player": s["game"]["round"]["leader"]}]
 
 
+class Lots:
+    """A lot that falls on each player in turn: every new draw differs from the one before."""
+
+    def __init__(self) -> None:
+        self.drawn = 0
+
+    def choice(self, names: Any) -> Any:
+        self.drawn += 1
+        return names[self.drawn % len(names)]
+
+
+def test_a_drawn_leader_taken_back_by_undo_is_drawn_the_same_again(api: Any) -> None:
+    # Undo puts a tap right; it must not let anyone draw the lot again until it falls
+    # their way: the draw asked for again gives the same leader back.
+    api.table.lot = Lots()
+    s = api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil", "Cecilia"],
+                           "leader": "lot"})
+    first = s["game"]["round"]["leader"]
+    for _ in range(3):
+        s = api.post("undo")
+        assert not s["game"]["leader_drawn"] and "leader" in s["game"]["next"]["actions"]
+        s = act(api, {"type": "leader", "lot": True})         # the control page's button
+        assert s["game"]["round"]["leader"] == first and s["game"]["leader_drawn"]
+    game_file = api.client.get(f"/api/games/{s['table']['game_id']}/file").get_json()
+    assert game_file["actions"][-1] == {"type": "leader", "player": first}
+
+
+def test_a_lot_asked_for_in_a_game_that_never_drew_is_the_tables_draw(api: Any) -> None:
+    api.table.lot = Lots()
+    api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil", "Cecilia"]})
+    s = act(api, {"type": "leader", "lot": True})
+    assert s["game"]["round"]["leader"] == "Bertil" and api.table.lot.drawn == 1
+
+
 @pytest.mark.parametrize("body", [{"family": "sum_chicago", "leader": "lot"},
                                   {"family": "pub_chicago", "leader": "Aino"}])
 def test_a_first_leader_by_lot_is_asked_of_pub_chicago_alone(api: Any, body: dict[str, Any]

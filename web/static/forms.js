@@ -78,11 +78,11 @@ function pubChicagoForm(box, game, s, ui) {
   const turn = rnd.turn;
   let html = `<div class="formhead">Throw round ${rnd.number}, leader <b>${esc(rnd.leader)}</b>` +
     (rnd.announced ? ` · ${esc(rnd.announced)}` : "") + ` · <b>${esc(player)}</b>'s turn</div>`;
-  // One draw offered: drawn again and again, the lot could fall where the tapper wished
-  // (Undo takes a draw back).
+  // One draw offered: drawn again and again, the lot could fall where the tapper wished.
+  // The table draws, once a game: a draw Undo took back comes back the same.
   if (can(game, "leader") && !game.leader_drawn) {
     html += `<div class="row"><button data-draw>Draw the first leader by lot</button>` +
-      `<span class="muted">the app picks one of ${game.players.length} at random</span></div>`;
+      `<span class="muted">the app picks one of ${game.players.length} at random, once a game</span></div>`;
   }
   if (turn && (turn.kept.length || turn.loose.length)) {
     const tap = can(game, "set_aside");
@@ -106,11 +106,7 @@ function pubChicagoForm(box, game, s, ui) {
       (game.variant === "tschigg" ? `<button data-sand>Sand</button>` : "") + `</div>`;
   }
   box.innerHTML = html;
-  on(box, "[data-draw]", () => {
-    const names = game.players.map((p) => p.name);
-    const pick = names[Math.floor(Math.random() * names.length)];
-    ui.act({ type: "leader", player: pick });
-  });
+  on(box, "[data-draw]", () => ui.act({ type: "leader", lot: true }));
   on(box, "[data-aside]", (el) => ui.act({ type: "set_aside", player, dice: [Number(el.dataset.aside)] }));
   on(box, "[data-type]", (el) => ui.act({ type: el.dataset.type, player }));
   on(box, "[data-throw]", () => ui.throwDice());
