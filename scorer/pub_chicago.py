@@ -235,7 +235,8 @@ class PubChicagoRules(Rules[PubChicagoState]):
             raise Refusal("all three dice are set aside: nothing is left to throw")
         if len(dice) != want:
             aside = f" ({len(turn.kept)} set aside)" if turn.kept else ""
-            raise Refusal(f"this throw takes {want} dice{aside}, not {len(dice)}")
+            raise Refusal(f"this throw takes {want} {'die' if want == 1 else 'dice'}{aside}, "
+                          f"not {len(dice)}")
 
     def _verify_set_aside(self, state: PubChicagoState, turn: Turn, action: Action) -> None:
         dice = action.need_dice()

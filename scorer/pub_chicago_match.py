@@ -202,12 +202,25 @@ def chicago_out(match: Match, player: str) -> str:
     >>> take_from_pot(m, "A"), take_from_pot(m, "A"), m.pot
     ('A takes a lid from the pot', 'A takes a lid from the pot', 1)
     >>> chicago_out(m, "A"), m.lids["A"], m.playing, m.lids_in_game, m.finished
-    ('A throws a Chicago and is out with 2 lids', 0, ['B'], 1, False)
+    ('A throws a Chicago: out at once and safe; their 2 lids leave the game', 0, ['B'], 1, False)
     """
     lids, match.lids[player] = match.lids[player], 0
     match.playing.remove(player)
     match.out_by_chicago.append(player)
-    return f"{player} throws a Chicago and is out with {lids} lid{'' if lids == 1 else 's'}"
+    # "Out" is safe here, not lost: said so, and the lids are said to leave the game.
+    if not lids:
+        return f"{player} throws a Chicago: out at once and safe, holding no lid"
+    return (f"{player} throws a Chicago: out at once and safe; {their(lids)} leave"
+            f"{'s' if lids == 1 else ''} the game")
+
+
+def their(lids: int) -> str:
+    """A player's lids, counted.
+
+    >>> their(1), their(2)
+    ('their lid', 'their 2 lids')
+    """
+    return "their lid" if lids == 1 else f"their {lids} lids"
 
 
 def settle_all_out(match: Match) -> tuple[str | None, list[str]]:
@@ -232,7 +245,7 @@ def settle_bayrisch(match: Match, best: str, worst: str,
     >>> m = new_match(["A", "B"], {"variant": "bayrisch"})
     >>> m.pot, m.phase, m.lids = 0, "reduce", {"A": 1, "B": 2}
     >>> settle_bayrisch(m, "A", "B", False), m.finished, m.loser
-    ((None, ['A lays a lid down', 'A has no lid left and is out', 'B loses']), True, 'B')
+    ((None, ['A lays a lid down', 'A holds no lid and is out (safe)', 'B loses']), True, 'B')
     """
     if match.phase == "distribute":
         lines = [take_from_pot(match, worst)]
@@ -303,9 +316,12 @@ def _after_lids(match: Match, worst: str, lines: list[str]) -> tuple[str | None,
         lines.append("the pot is empty: the reduce phase begins")
     if match.phase == "reduce":
         # Decision (Bayrisch) and rule (Tschigg): whoever holds no lid is out and safe.
+        # RULES.md's words: out and safe (Bayrisch); has won and leaves the game (Tschigg).
+        # Not "no lid left": at the end of the pot some never held one.
+        gone = "has won: out of the game" if match.variant == "tschigg" else "is out (safe)"
         for player in [p for p in match.playing if match.lids[p] == 0]:
             match.playing.remove(player)
-            lines.append(f"{player} has no lid left and is out")
+            lines.append(f"{player} holds no lid and {gone}")
     if _check_end(match):
         lines.append(f"{match.loser} loses" if match.loser else "nobody is left")
         return None, lines

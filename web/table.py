@@ -523,7 +523,7 @@ class Table:
                        "newest_known_dice": self._newest_known(), "die_size": self._die_size()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "message": reading.note if waiting and reading is not None else None,
-                      "ignored": (f"the camera saw {len(ignored.dice)} dice: {ignored.note}"
+                      "ignored": (f"the camera saw {_dice(len(ignored.dice))}: {ignored.note}"
                                   if ignored is not None else None),
                       "teachable": self._teachable(reading) if waiting else [],
                       "picture": reading is not None and (reading.id in self._reading_frames
@@ -1124,7 +1124,7 @@ class Table:
             raise TableError(f"reading {reading_id} is {held.player}'s throw, but it is "
                              f"{nxt['player']}'s throw now: enter it by hand or throw again")
         if len(dice) != nxt.get("dice"):
-            raise TableError(f"{len(dice)} dice read, {nxt.get('dice')} expected: "
+            raise TableError(f"{_dice(len(dice))} read, {nxt.get('dice')} expected: "
                              "enter the throw by hand or throw again")
         action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice],
                   "reading": reading_id}
@@ -1793,3 +1793,12 @@ def _default_watcher_factory(fps: Any = None) -> Callable[[Callable[[Any], Any]]
 
     rate = float(fps) if isinstance(fps, (int, float)) and fps > 0 else 15.0
     return lambda read: RollWatcher(read, WatchSettings.at_fps(rate))
+
+
+def _dice(n: int) -> str:
+    """``n`` dice, said as a person would (a Pub Chicago throw may be of one die).
+
+    >>> _dice(1), _dice(3)
+    ('1 die', '3 dice')
+    """
+    return f"{n} {'die' if n == 1 else 'dice'}"

@@ -714,6 +714,39 @@ def test_an_older_lid_game_file_with_a_match_length_still_loads_and_plays_the_sa
     assert [p["lids"] for p in old.state()["players"]] == [0, 0, 1]   # C, the worst
 
 
+def outcome(game):
+    return game.state()["last_round"]["outcome"]
+
+
+def test_the_story_of_a_chicago_in_bayrisch_says_the_thrower_is_safe_and_the_lids_leave():
+    # RULES.md §2: "the thrower is out at once, with all their lids (those lids leave the
+    # game)". Out is safe here, which the story must not leave to be read as lost.
+    game = game_of(["A", "B"], variant="bayrisch")
+    for _ in range(2):
+        one_throw_round(game, "100 60 high", "A 2 2 2", "B 3 3 3")   # A takes a lid twice
+    one_throw_round(game, "100 60 high", "A 1 1 1", "B 2 2 2")
+    assert outcome(game)[0] == "A throws a Chicago: out at once and safe; their 2 lids leave the game"
+    assert "B takes a lid from the pot" in outcome(game)
+    assert game.state()["loser"] == "B" and game.state()["lids_in_game"] == 1
+
+
+def test_the_story_says_a_tschigg_player_without_a_lid_has_won_and_a_bayrisch_one_is_safe():
+    # At the end of the pot B never held a lid: not "no lid left".
+    for variant, said in (("tschigg", "B holds no lid and has won: out of the game"),
+                          ("bayrisch", "B holds no lid and is out (safe)")):
+        game = game_of(["A", "B"], variant=variant)
+        while game.state()["pot"]:
+            one_throw_round(game, "100 60 high", "A 2 2 2", "B 3 3 3")
+        assert said in outcome(game) and game.state()["loser"] == "A"
+
+
+def test_a_throw_of_one_die_is_said_so():
+    game = game_of(["A", "B"])
+    play(game, "A 6 6 3", "A keeps 6 6")
+    with pytest.raises(IllegalAction, match=r"this throw takes 1 die \(2 set aside\), not 3$"):
+        play(game, "A 4 4 4")
+
+
 def test_players_cannot_join_or_leave():
     game = game_of()
     with pytest.raises(IllegalAction, match="unknown action type 'join'"):

@@ -302,6 +302,15 @@ def test_reading_when_no_throw_is_expected_is_ignored(api: Any) -> None:
     assert s["table"]["ignored"] == "the camera saw 2 dice: no throw was expected"
 
 
+def test_one_die_seen_when_no_throw_is_expected_is_said_as_one_die(api: Any) -> None:
+    # Pub Chicago throws a single die after two were set aside: never "1 dice".
+    api.start(["Aino"], rounds="low")
+    for _ in range(6):
+        api.post("roll", {"dice": [1, 1]})
+    api.table.handle_reading(reading(5))
+    assert api.state()["table"]["ignored"] == "the camera saw 1 die: no throw was expected"
+
+
 def test_dice_moved_aside_leave_the_scored_throw_to_tap(api: Any) -> None:
     """10000: the camera reads a throw of six dice, the player moves the scoring dice
     aside, and the camera sees the four left while no throw is expected. The throw shown
