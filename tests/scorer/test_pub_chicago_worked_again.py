@@ -144,6 +144,8 @@ class Keeper:
     results: list[tuple[str, tuple[int, ...], bool]] = field(default_factory=list)
     chicago_out: list[str] = field(default_factory=list)
     turn: Turn = field(default_factory=lambda: Turn(""))
+    rounds: int = 0
+    shown: tuple[str | None, str] | None = None   # the best and worst the board tags
 
     def __post_init__(self) -> None:
         self.strokes = {p: 0 for p in self.seats}
@@ -257,6 +259,15 @@ class Keeper:
     def settle(self) -> None:
         ann = self.ann
         assert ann is not None
+        self.rounds += 1
+        # What the board tags, every thrower counted (a Chicago thrower who went out too).
+        if ann.get("sand"):
+            made = [p for p, d, c in self.results if makes_sand(d, c)]
+            missed = [p for p, d, c in self.results if not makes_sand(d, c)]
+            self.shown = (made[-1] if made else None,
+                          missed[-1] if missed else self.results[-1][0])
+        else:
+            self.shown = my_best_and_worst(self.results, ann)
         live = [r for r in self.results if r[0] not in self.chicago_out]
         if not live:                              # everyone left went out by a Chicago
             self.finished, self.loser = True, None
@@ -364,6 +375,10 @@ def compare(game: Any, keeper: Keeper, where: str) -> None:
         assert scores == keeper.lids, where
         assert (s["pot"], s["phase"], s["lids_in_game"]) == \
             (keeper.pot, keeper.phase, keeper.lids_in_game()), where
+    assert s["rounds_played"] == keeper.rounds, where
+    if keeper.rounds:
+        last = s["last_round"]
+        assert (last["best"], last["worst"]) == keeper.shown, where
     if keeper.finished:
         assert s["next"]["player"] is None, where
         assert set(s["next"]["actions"]) <= {"undo", "correct"}, where
