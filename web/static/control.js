@@ -98,7 +98,8 @@ function valueMissing(s) {
 function renderStatus(s) {
   const g = s.game;
   let html = "";
-  if (!g) html = "No game in progress: start one below.";
+  // A game kept by an earlier version that these rules cannot replay: said, not hidden.
+  if (!g) html = s.table.not_continued ? `${esc(s.table.not_continued)}. Start a new game below.` : "No game in progress: start one below.";
   else if (g.finished) {
     // Pub Chicago finds a loser, the other families a winner.
     html = g.winner ? `<b>${esc(g.winner)}</b> wins. Start a new game below.`
