@@ -547,6 +547,7 @@ class Table:
             "reading": self._reading_json(reading),
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
+                       "tray_note": getattr(self._calibrator, "tray_note", None),
                        "empty_tray": self._has_empty_tray(), "known_dice": self._known_dice(),
                        "newest_known_dice": self._newest_known(), "die_size": self._die_size()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,

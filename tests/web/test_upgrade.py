@@ -140,3 +140,24 @@ def test_continuing_such_a_game_from_the_history_is_refused_saying_it_is_kept(tm
     finally:
         table.stop()
         store.close()
+
+
+def test_the_control_page_says_why_an_old_outline_is_not_used_until_marked_again(
+        tmp_path: Path) -> None:
+    from calibration import Calibration, load_calibration
+    from web.calibrating import Calibrator
+
+    path = tmp_path / "calibration.json"
+    kept = Calibration(die_size_px=89.0, image_size=(1280, 960))
+    calibrator = Calibrator(path, kept, tray_note=f"{path}: bad calibration file: tray "
+                            "polygon crosses itself: the tray outline is not used")
+    store = Store(tmp_path / "data")
+    table = Table(store, calibrator=calibrator)
+    try:
+        assert "crosses itself" in table.state()["camera"]["tray_note"]
+        calibrator.set_tray([[100, 100], [1100, 100], [1100, 850], [100, 850]], (1280, 960))
+        assert table._build(store.revision)["camera"]["tray_note"] is None   # as published next
+        assert load_calibration(path).die_size_px == 89.0     # the rest kept in the file
+    finally:
+        table.stop()
+        store.close()

@@ -68,6 +68,7 @@ function showError(box, message) {
 
 // The list of actions dropped after corrections, as last drawn (null: not drawn yet).
 let droppedShown = null;
+let trayUnmarked = null;     // the page's own words for a tray not marked yet
 
 /** What corrections dropped, for the whole game: open when a correction has just dropped
  * more, folded to one line otherwise (on a page opened later, or a turn after), so old
@@ -139,6 +140,9 @@ function renderStatus(s) {
   // Unmarked, a die leaning on the wall is caught only by its looks: with the outline,
   // simulated trays scored 36 leaning dice of 215 instead of 57 (vision/training/README.md).
   $("traynote").style.display = camera && !s.camera.tray ? "" : "none";
+  // An outline an earlier version took, refused now, is said until the tray is marked again.
+  if (trayUnmarked === null) trayUnmarked = $("traynote").textContent;
+  $("traynote").textContent = s.camera.tray_note || trayUnmarked;
   const taught = s.camera.pictures || 0;
   $("forgetpictures").style.display = taught ? "" : "none";
   $("forgetpictures").textContent = taught === 1 ? "Forget 1 taught picture" : `Forget all ${taught} taught pictures`;
