@@ -240,6 +240,36 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
     A corrupt file is never replaced by defaults: the caller decides what to do.
     """
     p = Path(path)
+    return _built(p, _read_json(p))
+
+
+def load_calibration_but_tray(path: str | os.PathLike[str]) -> tuple[Calibration, str | None]:
+    """Read a calibration file as :func:`load_calibration` does, except that a tray
+    outline that cannot be used is left out, with why; ``(calibration, None)`` when
+    nothing was.
+
+    Earlier versions' control pages took outlines refused since (corners tapped out of
+    order cross, 393c940): the file's taught pictures, remembered dice, empty tray and
+    die size are still good, and the outline is marked again on the control page (which
+    saves it in the file's place). Any other fault still raises :class:`CalibrationError`.
+    """
+    p = Path(path)
+    data = _read_json(p)
+    try:
+        return _built(p, data), None
+    except CalibrationError as exc:
+        if not isinstance(data, dict) or data.get("tray") is None:
+            raise
+        try:
+            rest = _built(p, {**data, "tray": None})
+        except CalibrationError:
+            raise exc from None
+        return rest, (f"{exc}: the tray outline is not used (the rest of the file is): "
+                      "mark the tray again on the control page")
+
+
+def _read_json(p: Path) -> Any:
+    """A calibration file's JSON, or :class:`CalibrationError` naming the file."""
     try:
         # utf-8-sig: a file edited by hand in Windows' Notepad begins with a byte-order mark.
         text = p.read_text(encoding="utf-8-sig")
@@ -255,6 +285,11 @@ def load_calibration(path: str | os.PathLike[str]) -> Calibration:
         raise CalibrationError(f"{p}: calibration file is not valid JSON ({exc})") from None
     except RecursionError:
         raise CalibrationError(f"{p}: calibration file is not valid JSON (nested too deeply)") from None
+    return data
+
+
+def _built(p: Path, data: Any) -> Calibration:
+    """The calibration of a file's JSON, or :class:`CalibrationError` naming the file."""
     try:
         return calibration_from_json(data)
     except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:

@@ -73,9 +73,13 @@ class Calibrator:
     """
 
     def __init__(self, path: str | Path, calibration: Calibration | None = None,
-                 read: Callable[[np.ndarray, Calibration | None], Any] | None = None) -> None:
+                 read: Callable[[np.ndarray, Calibration | None], Any] | None = None,
+                 tray_note: str | None = None) -> None:
         self.path = Path(path)
         self.calibration = calibration
+        self.tray_note = tray_note
+        """Why the file's tray outline was left out (``load_calibration_but_tray``), until
+        the tray is marked again: for the control page."""
         self._read = read
         self._looked_changed = False
         """Whether the last tray read empty looked unlike the empty tray's picture in a way
@@ -240,6 +244,7 @@ class Calibrator:
             self._outline_stale, self._stale_picture = False, None
             return
         tray = check_tray(points, image_size)
+        self.tray_note = None
         old = self.calibration.for_frame(*image_size) if self.calibration is not None else None
         if (old is not None and old.tray is not None
                 and abs(_scale(old.tray, tray) - 1.0) > RESCALED):

@@ -242,8 +242,18 @@ def serve(args: argparse.Namespace) -> int:
         logging.getLogger(__name__).info(
             "no calibration at %s yet: the reader starts without one, and what the "
             "control page sets is saved there", cal_path)
+    tray_note = None
     try:
-        calibration = _calibration(str(cal_path)) if cal_path.exists() else None
+        if cal_path.exists():
+            from calibration.calibration import load_calibration_but_tray
+
+            # An outline an earlier version's control page took (one that crosses itself)
+            # must not keep the appliance, nor the rest of the file, from starting.
+            calibration, tray_note = load_calibration_but_tray(cal_path)
+            if tray_note is not None:
+                logging.getLogger(__name__).warning("%s", tray_note)
+        else:
+            calibration = None
     except ValueError as exc:
         return _fail(str(exc))
     try:
@@ -268,7 +278,8 @@ def serve(args: argparse.Namespace) -> int:
         # at boot, a webcam plugged in later) and takes it in the simulated tray's place.
         looking = args.camera.strip() == "auto" and camera.name == "sim" and not args.demo
         table = Table(store, camera=camera, demo=args.demo,
-                      calibrator=Calibrator(cal_path, calibration), reopen=reopener(camera),
+                      calibrator=Calibrator(cal_path, calibration, tray_note=tray_note),
+                      reopen=reopener(camera),
                       look_for_camera=find_camera if looking else None)
     except StoreError as exc:
         camera.close()

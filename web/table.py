@@ -316,6 +316,9 @@ class Table:
         self._demo_waiting: tuple[int, float] | None = None
         self.game_id: int | None = None
         self.game: scorer.Game | None = None
+        # Why the game current at start-up could not be continued (its log refused by
+        # these rules), until another game is played; shown on the control page.
+        self.not_continued: str | None = None
         self._draw: DrawAtTable | None = None
         # Draws the first leader of a Pub Chicago game (a test may give a seeded one).
         self.lot: random.Random = random.SystemRandom()
@@ -334,7 +337,16 @@ class Table:
         data = self.store.game_file(game_id)
         if data is None:
             raise StoreError(f"{self.store.path}: the current game {game_id} is missing")
-        game = self._replayed(game_id, data)
+        try:
+            game = scorer.load_game(data)
+        except ValueError as exc:
+            # Every action was checked when it was stored, but by the rules of the version
+            # that stored it: rules made stricter since (Card Chicago's hands, 12f6ed3)
+            # refuse a log an earlier version took. The family's other games must still
+            # open: this one is left as it is, in the database and the history, and named.
+            self.not_continued = self._not_replayed(game_id, data, exc) + self.store.copy_hint()
+            log.warning("%s", self.not_continued)
+            return
         self.game_id, self.game = game_id, game
         if game.state()["finished"]:
             self._finished_at = time.monotonic()
@@ -348,8 +360,24 @@ class Table:
         try:
             return scorer.load_game(data)
         except ValueError as exc:
-            raise StoreError(f"{self.store.path}: game {game_id} cannot be replayed: {exc}"
-                             f"{self.store.copy_hint()}") from None
+            raise StoreError(self._not_replayed(game_id, data, exc)
+                             + self.store.copy_hint()) from None
+
+    def _not_replayed(self, game_id: int, data: dict[str, Any] | None, why: ValueError) -> str:
+        """Why a stored game cannot be replayed, and that it is kept. Its log was checked
+        as it was stored, but by the rules of the version that stored it: a row changed
+        since, or rules made stricter since (Card Chicago's hands, 12f6ed3)."""
+        data = data or {}
+        try:
+            family = scorer.rules_for(data.get("family")).title
+        except ValueError:
+            family = json_shown(data.get("family"))
+        players = data.get("players")
+        who = ", ".join(map(str, players)) if isinstance(players, list) else "?"
+        return (f"{self.store.path}: game {game_id} cannot be replayed: {why}; the game "
+                f"({family}: {who}) is kept as it is, in the history, where its game file "
+                f"can be exported (an earlier version took what these rules refuse, or its "
+                f"row was changed since)")
 
     def start(self) -> "Table":
         """Start the camera thread and the service thread (when there is a camera or a demo)."""
@@ -519,9 +547,11 @@ class Table:
             "reading": self._reading_json(reading),
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
+                       "tray_note": getattr(self._calibrator, "tray_note", None),
                        "empty_tray": self._has_empty_tray(), "known_dice": self._known_dice(),
                        "newest_known_dice": self._newest_known(), "die_size": self._die_size()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
+                      "not_continued": self.not_continued,
                       "message": reading.note if waiting and reading is not None else None,
                       "ignored": (f"the camera saw {_dice(len(ignored.dice))}: {ignored.note}"
                                   if ignored is not None else None),
@@ -684,6 +714,7 @@ class Table:
         were thrown for the game before: their reading waits for a person."""
         self._thrown_before_switch = bool(self._camera_status["moving"])
         self.game_id, self.game = game_id, game
+        self.not_continued = None
         self._switched = True
         self._finished_at = None
         self._last_scored = time.monotonic()

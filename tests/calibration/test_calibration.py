@@ -242,3 +242,56 @@ def test_a_file_saved_with_a_byte_order_mark_loads(tmp_path: Path) -> None:
     path = tmp_path / "cal.json"
     path.write_text('\ufeff{"version": 1, "die_size_px": 42}', encoding="utf-8")
     assert load_calibration(path).die_size_px == 42.0
+
+
+def _png(image: np.ndarray) -> str:
+    return base64.b64encode(cv2.imencode(".png", image)[1].tobytes()).decode()
+
+
+# A calibration.json as the control page of 2026-11-30 (755f431) and of 2026-12-01
+# (d014336) saved it: every key of the format, and an outline whose corners were tapped
+# top-left, top-right, bottom-left, bottom-right, which those pages took (refused since
+# 393c940, as it crosses itself).
+_OLD_FILE = {
+    "version": 1,
+    "tray": [[100.0, 100.0], [1100.0, 90.0], [100.0, 850.0], [1150.0, 860.0]],
+    "background": _png(np.full((96, 128, 3), 70, np.uint8)),
+    "die_size_px": 89.0,
+    "pip_color": [10, 10, 10],
+    "picture_faces": [{"value": 6, "template": _png(np.full((36, 36), 200, np.uint8))}],
+    "image_size": [1280, 960],
+    "known_dice": [{"value": 3, "crop": _CROP, "source": "reading 4 die 1"}],
+}
+
+
+def test_an_outline_an_earlier_version_took_is_left_out_keeping_the_rest(tmp_path: Path) -> None:
+    from calibration.calibration import load_calibration_but_tray
+
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps(_OLD_FILE, indent=1))
+    with pytest.raises(CalibrationError, match="crosses itself"):
+        load_calibration(path)              # the file as it is: refused, naming the fault
+    cal, note = load_calibration_but_tray(path)
+    assert cal.tray is None and note is not None
+    assert note.startswith(f"{path}: bad calibration file: tray polygon")
+    assert "crosses itself" in note and note.endswith("mark the tray again on the control page")
+    assert cal.die_size_px == 89.0 and cal.image_size == (1280, 960)
+    assert cal.background is not None and cal.background.shape == (96, 128, 3)
+    assert [f.value for f in cal.picture_faces] == [6]
+    assert [(k.value, k.source) for k in cal.known_dice] == [(3, "reading 4 die 1")]
+    assert path.read_text() == json.dumps(_OLD_FILE, indent=1)      # left as it is
+    good = {**_OLD_FILE, "tray": [[100.0, 100.0], [1100.0, 90.0], [1150.0, 860.0], [100.0, 850.0]]}
+    path.write_text(json.dumps(good))
+    assert load_calibration_but_tray(path)[1] is None
+
+
+def test_only_the_outline_is_left_out_other_faults_still_refuse_the_file(tmp_path: Path) -> None:
+    from calibration.calibration import load_calibration_but_tray
+
+    path = tmp_path / "calibration.json"
+    path.write_text(json.dumps({**_OLD_FILE, "die_size_px": 1.0}))
+    with pytest.raises(CalibrationError, match="die_size_px 1.0 is smaller"):
+        load_calibration_but_tray(path)
+    path.write_text("{not json")
+    with pytest.raises(CalibrationError, match="not valid JSON"):
+        load_calibration_but_tray(path)

@@ -68,6 +68,7 @@ function showError(box, message) {
 
 // The list of actions dropped after corrections, as last drawn (null: not drawn yet).
 let droppedShown = null;
+let trayUnmarked = null;     // the page's own words for a tray not marked yet
 
 /** What corrections dropped, for the whole game: open when a correction has just dropped
  * more, folded to one line otherwise (on a page opened later, or a turn after), so old
@@ -98,7 +99,8 @@ function valueMissing(s) {
 function renderStatus(s) {
   const g = s.game;
   let html = "";
-  if (!g) html = "No game in progress: start one below.";
+  // A game kept by an earlier version that these rules cannot replay: said, not hidden.
+  if (!g) html = s.table.not_continued ? `${esc(s.table.not_continued)}. Start a new game below.` : "No game in progress: start one below.";
   else if (g.finished) {
     // Pub Chicago finds a loser, the other families a winner.
     html = g.winner ? `<b>${esc(g.winner)}</b> wins. Start a new game below.`
@@ -138,6 +140,9 @@ function renderStatus(s) {
   // Unmarked, a die leaning on the wall is caught only by its looks: with the outline,
   // simulated trays scored 36 leaning dice of 215 instead of 57 (vision/training/README.md).
   $("traynote").style.display = camera && !s.camera.tray ? "" : "none";
+  // An outline an earlier version took, refused now, is said until the tray is marked again.
+  if (trayUnmarked === null) trayUnmarked = $("traynote").textContent;
+  $("traynote").textContent = s.camera.tray_note || trayUnmarked;
   const taught = s.camera.pictures || 0;
   $("forgetpictures").style.display = taught ? "" : "none";
   $("forgetpictures").textContent = taught === 1 ? "Forget 1 taught picture" : `Forget all ${taught} taught pictures`;
