@@ -29,6 +29,7 @@ from .pub_chicago_dice import (DEFAULT_ANNOUNCEMENT, Announcement, Result, best_
 from .pub_chicago_help import help_lines
 from .pub_chicago_match import Match, chicago_out, new_match, ring, settle
 from .rules import OptionWords, Rules
+from .words import counted_dice
 
 __all__ = ["RULES", "PubChicagoRules", "PubChicagoState", "ThrowRound", "Turn", "Announcement",
            "value", "random_action"]
@@ -235,7 +236,7 @@ class PubChicagoRules(Rules[PubChicagoState]):
             raise Refusal("all three dice are set aside: nothing is left to throw")
         if len(dice) != want:
             aside = f" ({len(turn.kept)} set aside)" if turn.kept else ""
-            raise Refusal(f"this throw takes {want} {'die' if want == 1 else 'dice'}{aside}, "
+            raise Refusal(f"this throw takes {counted_dice(want)}{aside}, "
                           f"not {len(dice)}")
 
     def _verify_set_aside(self, state: PubChicagoState, turn: Turn, action: Action) -> None:

@@ -25,6 +25,7 @@ from .errors import Refusal
 from .farkle_scoring import TWO_TRIPLETS, Table, farkle_chance, is_farkle, score_selection, \
     scoring_dice, selections
 from .rules import OptionWords, Rules
+from .words import counted_dice
 
 DICE = 6
 PENALTY_AFTER = 3   # farkles in a row that cost the three-farkle penalty
@@ -197,7 +198,7 @@ class TenThousandRules(Rules[TenThousandState]):
                           "before throwing again")
         dice = action.need_dice()
         if len(dice) != turn.dice_left:
-            raise Refusal(f"this throw takes {turn.dice_left} dice, not {len(dice)}")
+            raise Refusal(f"this throw takes {counted_dice(turn.dice_left)}, not {len(dice)}")
 
     def _verify_set_aside(self, state: TenThousandState, action: Action) -> None:
         throw = state.turn.throw

@@ -39,6 +39,7 @@ import numpy as np
 from calibration import Calibration, save_calibration
 from calibration.calibration import MAX_TRAY_CORNERS, crosses_itself
 from calibration.die_size import DieSizeEvidence, SizeCheck
+from scorer.words import counted_dice
 
 log = logging.getLogger("dicetray.calibration")
 T = TypeVar("T")
@@ -274,8 +275,8 @@ class Calibrator:
                  if self.calibration else None)
         seen = len(self._reader()(frame, plain).dice)
         if seen:
-            raise TrayNotEmpty(f"the tray is not empty: the camera sees {seen} "
-                               f"{'die' if seen == 1 else 'dice'} in it; take "
+            raise TrayNotEmpty(f"the tray is not empty: the camera sees "
+                               f"{counted_dice(seen)} in it; take "
                                f"{'it' if seen == 1 else 'them'} out and try again")
         height, width = frame.shape[:2]
         self._change((width, height), background=frame.copy())

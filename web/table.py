@@ -26,6 +26,7 @@ import cv2
 import scorer
 from calibration import die_size
 from scorer.errors import json_shown
+from scorer.words import counted_dice
 from scorer.starter import BadDrawPlayers, DrawError, NotADieFace, StarterDraw
 from vision.reader import REASON_PICTURE
 from web.calibrating import TrayNotEmpty
@@ -216,7 +217,7 @@ def tray_problems(dice: list[dict[str, Any]], expected: int) -> list[str]:
     """
     problems = []
     if len(dice) != expected:
-        problems.append(f"{len(dice)} {'die' if len(dice) == 1 else 'dice'} in the tray, "
+        problems.append(f"{counted_dice(len(dice))} in the tray, "
                         f"{expected} expected")
     for i, d in enumerate(dice):
         if d.get("flagged") or d.get("value") is None:
@@ -553,7 +554,7 @@ class Table:
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "not_continued": self.not_continued,
                       "message": reading.note if waiting and reading is not None else None,
-                      "ignored": (f"the camera saw {_dice(len(ignored.dice))}: {ignored.note}"
+                      "ignored": (f"the camera saw {counted_dice(len(ignored.dice))}: {ignored.note}"
                                   if ignored is not None else None),
                       "teachable": self._teachable(reading) if waiting else [],
                       "picture": reading is not None and (reading.id in self._reading_frames
@@ -1155,7 +1156,7 @@ class Table:
             raise TableError(f"reading {reading_id} is {held.player}'s throw, but it is "
                              f"{nxt['player']}'s throw now: enter it by hand or throw again")
         if len(dice) != nxt.get("dice"):
-            raise TableError(f"{_dice(len(dice))} read, {nxt.get('dice')} expected: "
+            raise TableError(f"{counted_dice(len(dice))} read, {nxt.get('dice')} expected: "
                              "enter the throw by hand or throw again")
         action = {"type": "roll", "player": nxt["player"], "dice": [d["value"] for d in dice],
                   "reading": reading_id}
@@ -1825,11 +1826,3 @@ def _default_watcher_factory(fps: Any = None) -> Callable[[Callable[[Any], Any]]
     rate = float(fps) if isinstance(fps, (int, float)) and fps > 0 else 15.0
     return lambda read: RollWatcher(read, WatchSettings.at_fps(rate))
 
-
-def _dice(n: int) -> str:
-    """``n`` dice, said as a person would (a Pub Chicago throw may be of one die).
-
-    >>> _dice(1), _dice(3)
-    ('1 die', '3 dice')
-    """
-    return f"{n} {'die' if n == 1 else 'dice'}"

@@ -97,7 +97,7 @@ def test_extra_keys_on_actions_are_kept_and_ignored():
     assert game.state()["players"][0]["score"] == 2
 
 
-@pytest.mark.parametrize("module", ["scorer", "scorer.game", "scorer.actions", "scorer.errors",
+@pytest.mark.parametrize("module", ["scorer", "scorer.game", "scorer.actions", "scorer.errors", "scorer.words",
                                     "scorer.sum_chicago"])
 def test_the_examples_in_the_docstrings_hold(module):
     import doctest

@@ -391,6 +391,9 @@ ILLEGAL = [
     ([roll("A", 1, 5, 2, 3, 4, 6)], bank("A"), "before banking"),
     ([roll("A", 1, 5, 2, 3, 4, 6), keep("A", 1)], roll("A", 1, 2, 3, 4, 5, 6),
      "this throw takes 5 dice, not 6"),
+    # One die left to throw: said as a person says it.
+    ([roll("A", 1, 1, 1, 5, 5, 3), keep("A", 1, 1, 1, 5, 5)], roll("A", 2, 3),
+     "this throw takes 1 die, not 2"),
     ([roll("A", 1, 5, 2, 3, 4, 6), keep("A", 1)], roll("B", 1, 2, 3, 4, 6), "A's turn"),
     ([], {"type": "set_aside", "player": "A"}, "nothing to set aside"),
     ([roll("A", 1, 5, 2, 3, 4, 6)], {"type": "set_aside", "player": "A"}, "needs 'dice'"),
