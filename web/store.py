@@ -285,22 +285,41 @@ class Store:
     def _games_in_copy(self) -> int | None:
         """How many games the copy beside the database holds: 0 without a copy, ``None``
         for one that cannot be read (damaged, it may hold games still)."""
-        if not self.copy_path.is_file() or _size(self.copy_path) == 0:
+        return self._games_in(self.copy_path)
+
+    @staticmethod
+    def _games_in(copy: Path) -> int | None:
+        """How many games the copy ``copy`` holds (as :meth:`_games_in_copy`)."""
+        if not copy.is_file() or _size(copy) == 0:
             return 0
         try:
             # as_uri escapes what a file: URI would read otherwise ("#", "?", "%").
-            uri = f"{self.copy_path.absolute().as_uri()}?mode=ro"
+            uri = f"{copy.absolute().as_uri()}?mode=ro"
             # closing(): a connection's own "with" ends a transaction, not the connection.
-            with closing(sqlite3.connect(uri, uri=True)) as copy:
-                if copy.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+            with closing(sqlite3.connect(uri, uri=True)) as db:
+                if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
                     return None
-                return int(copy.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+                return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
         except (OSError, sqlite3.Error):
             return None
 
     def _set_old_copy_aside(self) -> None:
         """The database was moved away to start afresh: the copy of its games is kept
         under a name of its own, so the new database's first copy cannot replace it."""
+        aside = self._copy_aside()
+        log.warning("%s: no database, so a new one is started; the copy of the games before "
+                    "is kept as %s", self.path, aside)
+
+    def keep_copy_aside(self) -> Path | None:
+        """Keep the copy under a name of its own, where the next copy cannot replace it:
+        the database holds a game that cannot be continued (``web.table``) and play goes
+        on, so the copy taken before may be the one to go back to. Returns its new path,
+        ``None`` when there is no copy holding a game (nothing to keep)."""
+        if not self._copied_games():
+            return None
+        return self._copy_aside()
+
+    def _copy_aside(self) -> Path:
         taken = time.strftime("%Y%m%d-%H%M%S", time.localtime(self.copy_path.stat().st_mtime))
         aside = self.copy_path.with_name(f"{self.copy_path.stem}-{taken}{self.copy_path.suffix}")
         more = 1
@@ -315,8 +334,7 @@ class Store:
         except OSError as exc:
             raise StoreError(f"{self.copy_path}: cannot keep the copy of the games before aside "
                              f"as {aside.name} ({exc.strerror}); move it away by hand") from None
-        log.warning("%s: no database, so a new one is started; the copy of the games before "
-                    "is kept as %s", self.path, aside)
+        return aside
 
     # -- the copy ----------------------------------------------------------------------------
 
@@ -375,19 +393,21 @@ class Store:
         finally:
             source.close()
 
-    def copy_hint(self) -> str:
-        """What to say about the copy when the database cannot be used: when it was taken
-        and how to go back to it, or nothing when there is no readable copy."""
-        games = self._copied_games()
+    def copy_hint(self, copy: Path | None = None) -> str:
+        """What to say about the copy (or ``copy``, one kept aside) when the database
+        cannot be used: when it was taken and how to go back to it, or nothing when there
+        is no readable copy."""
+        copy = copy or self.copy_path
+        games = self._games_in(copy) or 0
         try:
-            taken = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.copy_path.stat().st_mtime))
+            taken = time.strftime("%Y-%m-%d %H:%M", time.localtime(copy.stat().st_mtime))
         except OSError:
             return ""
         if not games:
             return ""
         return (f". A copy taken {taken} holds {games} game{'s' if games != 1 else ''}: to go "
                 f"back to it, move {self.path.name} (and any {self.path.name}-wal and -shm) "
-                f"away and rename {self.copy_path.name} to {self.path.name}")
+                f"away and rename {copy.name} to {self.path.name}")
 
     def _copy_if_due(self) -> None:
         """A copy on the first change since the store opened, then every COPY_EVERY_S."""

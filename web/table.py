@@ -345,7 +345,11 @@ class Table:
             # that stored it: rules made stricter since (Card Chicago's hands, 12f6ed3)
             # refuse a log an earlier version took. The family's other games must still
             # open: this one is left as it is, in the database and the history, and named.
-            self.not_continued = self._not_replayed(game_id, data, exc) + self.store.copy_hint()
+            # A row changed since is told from that by nothing: the copy taken before, the
+            # one to go back to then, is kept aside, where the copies of the games played
+            # from now on cannot replace it.
+            self.not_continued = (self._not_replayed(game_id, data, exc)
+                                  + self.store.copy_hint(self.store.keep_copy_aside()))
             log.warning("%s", self.not_continued)
             return
         self.game_id, self.game = game_id, game

@@ -212,10 +212,26 @@ def test_a_log_that_no_longer_replays_names_the_copy(data_dir: Path) -> None:
     table = Table(Store(data_dir))
     try:
         assert table.game is None
-        assert re.search("game 1 cannot be replayed: .*A copy taken .* holds 1 game",
-                         table.state()["table"]["not_continued"])
+        said = table.state()["table"]["not_continued"]
+        found = re.search(r"game 1 cannot be replayed: .*A copy taken .* holds 1 game: .*"
+                          r"rename (dicetray-copy-[-\d]+\.sqlite3) to dicetray.sqlite3", said)
+        assert found, said
+        # Play goes on, and its copies are taken: the copy named is still the one from
+        # before, holding the game as it replayed.
+        table.new_game("sum_chicago", ["Cecilia"])
+        table.hand_roll([2, 2])
+        table.store.copies_taken()
+        assert (data_dir / "dicetray-copy.sqlite3").is_file()
+        (data_dir / "kept").mkdir()
+        os.replace(data_dir / found.group(1), data_dir / "kept" / "dicetray.sqlite3")
     finally:
         table.store.close()
+    back = Table(Store(data_dir / "kept"))
+    try:
+        assert back.game is not None and back.state()["game"]["players"][0]["name"] == "Aino"
+        assert back.not_continued is None
+    finally:
+        back.store.close()
 
 
 def test_an_other_sqlite_database_is_refused(data_dir: Path) -> None:
