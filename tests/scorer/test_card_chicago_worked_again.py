@@ -548,18 +548,7 @@ def test_seed_001_example_47_and_a_flush_makes_52_but_the_deal_is_played_out() -
     # "If you have 47 points and get a flush after the second exchange you score five:
     # 52, but the game goes on until the deal is played out, so an opponent can still
     # pass you."
-    g = new_game("card_chicago", ["A", "B"], {"royal_flush": 20})
-    twenty_each_way(g)
-    whole_deal(g, {"A": "2S 2H 5D 7C 9S"}, {"A": "3S 3H 6D 8C TS"}, "B B B B A",
-               {"B": "4S 4H 6C 8D JS"})
-    assert g.raw_state.totals == {"A": 57, "B": 51}
-    assert g.raw_state.finished and g.raw_state.winner == "A"
-    g = new_game("card_chicago", ["A", "B"], {"royal_flush": 20})
-    twenty_each_way(g)
-    whole_deal(g, {}, {}, "B B B B A", {"A": "2S 2H 5D 7C 9S", "B": "2D 2C 5S 7H 9D"})
-    assert g.raw_state.totals == {"A": 55, "B": 50}        # equal pairs: nobody scores
-    assert g.raw_state.winner == "A"
-    # Now the example itself: 47 at the end of a deal, then buy stop and a flush.
+    # 47 at the end of a deal, then buy stop and a flush.
     g = new_game("card_chicago", ["A", "B"], {"royal_flush": 20})
     whole_deal(g, {"A": ROYALS["S"]}, {}, "B B B B B", {})
     whole_deal(g, {"B": ROYALS["H"]}, {}, "A A A A A", {})
@@ -606,3 +595,85 @@ def test_a_tie_at_the_top_past_52_plays_on_and_the_next_deal_decides() -> None:
     whole_deal(g, {"A": "8S 8H 5D 5C KS"}, {}, "A A A A A", {})
     assert g.raw_state.totals == {"A": 62, "B": 55}
     assert g.raw_state.finished and g.raw_state.winner == "A"
+
+
+# -- hands nobody can hold -------------------------------------------------------------------
+
+
+def refusal(g: Game, action: dict[str, Any]) -> str:
+    """The refusal of an action a real deal cannot produce; the game is left as it was."""
+    before = len(g.log), g.raw_state.totals.copy()
+    with pytest.raises(IllegalAction) as caught:
+        g.apply(action)
+    assert (len(g.log), g.raw_state.totals) == before
+    message = str(caught.value)
+    assert message.startswith(f"action {len(g.log)} ({action['type']}"), message
+    return message
+
+
+def test_a_hand_that_changed_more_than_its_exchanges_is_refused_naming_the_new_cards() -> None:
+    g = new_game("card_chicago", ["Aino", "Bertil"])
+    g.apply({"type": "show", "round": 1, "hands": {"Aino": "AH AD 8C 7S 4H"}})
+    g.apply({"type": "exchange", "player": "Aino", "count": 1})
+    message = refusal(g, {"type": "show", "round": 2, "hands": {"Aino": "AH AD AC 2S 4H"}})
+    # Two cards are new (AC and 2S) after an exchange of one: the player checks which.
+    assert "AC" in message and "2S" in message, message
+    assert "exchanged 1 card" in message, message
+
+
+def test_a_hand_under_buy_stop_that_changed_is_refused_naming_the_new_card() -> None:
+    g = new_game("card_chicago", ["Aino", "Bertil"], {"buy_stop": 41, "royal_flush": 20})
+    whole_deal(g, {"Aino": ROYALS["S"]}, {"Aino": "9H 8H 7H 6H 5H"}, "Aino " * 5,
+               {"Aino": "9D 8D 7D 6D 5D"})
+    assert g.raw_state.totals["Aino"] == 41 and g.raw_state.deal.stopped == ["Aino"]
+    g.apply({"type": "show", "round": 1, "hands": {"Aino": "AH AD 8C 7S 4H"}})
+    message = refusal(g, {"type": "show", "round": 2, "hands": {"Aino": "AH AD 8C 7S 4S"}})
+    assert "buy stop" in message and "4S" in message, message
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 5))
+def test_a_card_in_two_places_at_once_is_refused_naming_it(seed: int, players: int) -> None:
+    """A real deal up to its final show; then a final hand is entered with a card that
+    another player took a trick with, or that is in another hand shown beside it."""
+    rng = random.Random(seed)
+    names = ["Aino", "Bertil", "Cecilia", "David", "Eino"][:players]
+    table = Table(rng, names, {"last_trick": "two_bonus"})
+    g = table.game
+    order = table.keeper.order()
+    deck = [r + s for r in RANKS for s in "SHDC"]
+    rng.shuffle(deck)
+    hands = {p: [deck.pop() for _ in range(5)] for p in order}
+    g.apply({"type": "show", "round": 1, "hands": {}})
+    g.apply({"type": "show", "round": 2, "hands": {}})
+    played = {p: list(h) for p, h in hands.items()}
+    took: dict[str, str] = {}
+    lead = order[0]
+    for _ in range(5):
+        seat = order.index(lead)
+        table_cards = []
+        for p in order[seat:] + order[:seat]:
+            suit = table_cards[0][1][1] if table_cards else None
+            legal = [c for c in played[p] if c[1] == suit] or played[p]
+            card = rng.choice(legal)
+            played[p].remove(card)
+            table_cards.append((p, card))
+        lead, card = max(((p, c) for p, c in table_cards if c[1] == table_cards[0][1][1]),
+                         key=lambda pc: rank_of(pc[1]))
+        g.apply({"type": "trick", "winner": lead, "card": card})
+        took[card] = lead
+    card, owner = rng.choice(sorted(took.items()))
+    other = rng.choice([p for p in order if p != owner])
+    wrong = [c for c in hands[other] if c not in took][:4] + [card]
+    message = refusal(g, {"type": "show", "round": 3, "hands": {other: " ".join(wrong)}})
+    assert card in message, message
+    # Two hands holding one card, each otherwise its owner's.
+    a, b = rng.sample(order, 2)
+    shared = rng.choice([c for c in hands[a] if c not in took or took[c] == a])
+    b_hand = [c for c in hands[b] if c not in took or took[c] == b]
+    twice = {a: " ".join(hands[a]), b: " ".join(b_hand[:4] + [shared])}
+    if len(set(twice[b].split())) == 5:
+        message = refusal(g, {"type": "show", "round": 3, "hands": twice})
+        assert shared in message, message
+    # The true final hands are accepted.
+    g.apply({"type": "show", "round": 3, "hands": {p: " ".join(h) for p, h in hands.items()}})
