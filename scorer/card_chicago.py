@@ -476,6 +476,12 @@ class CardChicagoRules(Rules[CardChicagoState]):
         if winner is not None:
             self._finish(state, winner)
             return
+        tied = self._top(state)
+        if len(tied) > 1:
+            # Said like the play-on reason below: two totals past 52 and no winner need
+            # the rule book's reason beside them (RULES.md §4, "play on").
+            deal.events.append(f"{' and '.join(tied)} share the top with "
+                               f"{state.totals[tied[0]]}: a tie plays on")
         if options["win_needs_chicago"] == "play_on":
             # Said in the deal's story, which the screens show as the next deal begins: a
             # total past 52 that does not end the game needs a reason beside it.
@@ -504,14 +510,18 @@ class CardChicagoRules(Rules[CardChicagoState]):
 
     def _winner(self, state: CardChicagoState) -> str | None:
         """The highest total once someone has 52 (with a Chicago, if required); ties play on."""
+        leaders = self._top(state)
+        return leaders[0] if len(leaders) == 1 else None
+
+    def _top(self, state: CardChicagoState) -> list[str]:
+        """Who has the highest total of those with 52 (and a Chicago, if required)."""
         eligible = [p for p in state.seats if state.totals[p] >= WIN_AT]
         if state.options["win_needs_chicago"] != "no":
             eligible = [p for p in eligible if p in state.chicago_won]
         if not eligible:
-            return None
+            return []
         top = max(state.totals[p] for p in eligible)
-        leaders = [p for p in eligible if state.totals[p] == top]
-        return leaders[0] if len(leaders) == 1 else None
+        return [p for p in eligible if state.totals[p] == top]
 
     def _finish(self, state: CardChicagoState, winner: str) -> None:
         state.finished, state.winner = True, winner

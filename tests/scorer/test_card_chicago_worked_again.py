@@ -592,6 +592,9 @@ def test_a_tie_at_the_top_past_52_plays_on_and_the_next_deal_decides() -> None:
     whole_deal(g, {"B": "KC 9C 7C 5C 2C"}, {}, "B B B B A", {})
     assert g.raw_state.totals == {"A": 55, "B": 55}
     assert not g.raw_state.finished and g.raw_state.winner is None
+    # The deal's story (the screens show it as the next deal begins) says why nobody won.
+    story = g.state()["deals"][-1]["events"]
+    assert any("A and B" in line and "55" in line and "tie" in line for line in story), story
     whole_deal(g, {"A": "8S 8H 5D 5C KS"}, {}, "A A A A A", {})
     assert g.raw_state.totals == {"A": 62, "B": 55}
     assert g.raw_state.finished and g.raw_state.winner == "A"
