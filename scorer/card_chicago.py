@@ -243,7 +243,10 @@ class CardChicagoRules(Rules[CardChicagoState]):
     option_words = {
         "four_of_a_kind": OptionWords("four of a kind scores", ("7", "8")),
         "straight_flush": OptionWords("straight flush scores", ("8", "11")),
-        "royal_flush": OptionWords("royal flush scores", ("52", "20", "8", "wins the game")),
+        # "8" is the rule book's "just a straight flush": it scores the straight flush's
+        # points (11 under that option), so the form says so rather than a bare 8.
+        "royal_flush": OptionWords("royal flush scores", ("52", "20", "8: just a straight flush",
+                                                          "wins the game")),
         "last_trick": OptionWords("last trick scores", ("5", "2, or 5 taken with a two")),
         "chicago_from": OptionWords("Chicago may be called", ("from 15 points", "always")),
         "chicago_lead": OptionWords("after a Chicago call leads", ("the caller",
@@ -251,7 +254,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
         "buy_stop": OptionWords("buy stop (no exchange) from", ("46 points", "42 points", "41 points")),
         "buy_stop_lasts": OptionWords("buy stop lasts", ("the next deal", "the rest of the game")),
         "win_needs_chicago": OptionWords("reaching 52 without a Chicago",
-                                          ("wins", "plays on", "goes back to 0")),
+                                          ("is allowed", "plays on", "goes back to 0")),
         "zero_option": OptionWords("four of a kind may zero the others", ("no", "yes")),
         "equal_hands": OptionWords("equal best hands", ("score nothing", "suits decide: ♠ ♥ ♦ ♣")),
     }
@@ -710,6 +713,8 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
         "dealer exchanges first and leads the first trick.",
         "A deal: exchange 1 and the best hand scores; exchange 2 and the best hand scores; "
         "exchange 3, five tricks (the last trick scores), and the best hand scores again.",
+        "Tricks: no trumps; follow suit if able; the highest card of the led suit wins, and "
+        "the trick's winner leads next.",
         f"Hand points: pair 1, two pair 2, three of a kind 3, straight 4, flush 5, full "
         f"house 6, four of a kind {options['four_of_a_kind']}, straight flush "
         f"{options['straight_flush']}; a royal flush {royal_text}. Last trick: {last}.",

@@ -680,3 +680,29 @@ def test_a_card_in_two_places_at_once_is_refused_naming_it(seed: int, players: i
         assert shared in message, message
     # The true final hands are accepted.
     g.apply({"type": "show", "round": 3, "hands": {p: " ".join(h) for p, h in hands.items()}})
+
+
+# -- what the screens say ----------------------------------------------------------------------
+
+
+def test_the_start_form_and_the_help_say_what_the_rule_book_says() -> None:
+    from scorer.card_chicago import RULES
+    words = RULES.option_words
+    royal = dict(zip(RULES.options["royal_flush"], words["royal_flush"].values))
+    # "royal flush 52, 20, 8 (just a straight flush ...)": the 8 scores as a straight
+    # flush, 11 under that option, so the form may not promise a bare 8.
+    assert "straight flush" in royal[8]
+    g = new_game("card_chicago", ["A", "B"], {"royal_flush": 8, "straight_flush": 11})
+    g.apply({"type": "show", "round": 1, "hands": {"A": ROYALS["H"]}})
+    assert g.raw_state.totals["A"] == 11
+    # "reaching 52 without an earlier successful Chicago: allowed" -- reaching 52 alone
+    # does not win: the highest total does.
+    needs = dict(zip(RULES.options["win_needs_chicago"], words["win_needs_chicago"].values))
+    assert needs["no"] == "is allowed"
+    help_text = " ".join(new_game("card_chicago", ["A", "B"]).state()["help"])
+    for said in ("no trumps", "follow suit if able", "the highest card of the led suit wins",
+                 "the trick's winner leads next", "A-2-3-4-5", "Exactly equal best hands: "
+                 "nobody scores", "Nobody with at least a pair: nobody scores", "+15",
+                 "-15", "a tie at the top plays on", "shuffled into a new stock",
+                 "breaks up a hand that already scored shows it first"):
+        assert said in help_text, said
