@@ -293,7 +293,13 @@ class CardChicagoRules(Rules[CardChicagoState]):
         if player in deal.stopped:
             raise Refusal(f"{player} is under buy stop this deal and may not exchange cards")
         if player in deal.exchanges[deal.exchange - 1]:
-            raise Refusal(f"{player} has already exchanged in exchange {deal.exchange}")
+            # Each exchange ends with its show; a skipped round 1 (nobody showed) leaves
+            # exchange 1 open, so say how to reach the next one.
+            raise Refusal(f"{player} has already exchanged in exchange {deal.exchange}; "
+                          f"the next exchange opens once round {deal.exchange}'s show is "
+                          "entered (with no hands if nobody shows)"
+                          if deal.exchange < 3 else
+                          f"{player} has already exchanged in exchange {deal.exchange}")
 
     def _verify_show(self, state: CardChicagoState, action: Action) -> None:
         deal = state.deal

@@ -706,3 +706,16 @@ def test_the_start_form_and_the_help_say_what_the_rule_book_says() -> None:
                  "-15", "a tie at the top plays on", "shuffled into a new stock",
                  "breaks up a hand that already scored shows it first"):
         assert said in help_text, said
+
+
+def test_a_second_exchange_before_round_1_is_entered_says_how_to_go_on() -> None:
+    # Nobody showed in round 1 and the tablet went straight on to the second exchange:
+    # the refusal tells how to open it rather than only that the player exchanged.
+    g = new_game("card_chicago", ["Aino", "Bertil"])
+    g.apply({"type": "exchange", "player": "Bertil", "count": 2})
+    message = refusal(g, {"type": "exchange", "player": "Bertil", "count": 1})
+    assert "already exchanged in exchange 1" in message
+    assert "round 1's show" in message and "no hands" in message, message
+    g.apply({"type": "show", "round": 1, "hands": {}})
+    g.apply({"type": "exchange", "player": "Bertil", "count": 1})
+    assert g.raw_state.deal.exchanges == [{"Bertil": 2}, {"Bertil": 1}, {}]
