@@ -14,7 +14,6 @@ action the totals, the dealer, who is under buy stop, who leads and the winner m
 from __future__ import annotations
 
 import copy
-import itertools
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -260,7 +259,6 @@ class Table:
         self.rng, self.options = rng, {**DEFAULTS, **options}
         self.game: Game = new_game("card_chicago", players, options)
         self.keeper = Keeper(self.options, list(players))
-        self.actions = 0
         self.kept: list[str] = []
 
     def apply(self, action: dict[str, Any]) -> None:
@@ -269,7 +267,6 @@ class Table:
         except IllegalAction as exc:          # a real table did this: it must be accepted
             raise AssertionError(f"a legal action was refused: {exc}\n"
                                  f"log: {self.game.log}") from None
-        self.actions += 1
 
     def agree(self, where: str, keeper: Keeper | None = None) -> None:
         state, keeper = self.game.raw_state, keeper or self.keeper
@@ -343,9 +340,6 @@ class Table:
             caller = self.call(sure)
         elif caller is None and rng.random() < 0.1:
             caller = self.call(rng.choice(order))
-        if caller is None and rng.random() < 0.1:
-            # A hopeful call that is then turned down is still just one call per deal.
-            pass
         played = {p: list(h) for p, h in hands.items()}
         if not self.tricks(order, played, caller):
             return
