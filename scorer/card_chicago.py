@@ -243,7 +243,10 @@ class CardChicagoRules(Rules[CardChicagoState]):
     option_words = {
         "four_of_a_kind": OptionWords("four of a kind scores", ("7", "8")),
         "straight_flush": OptionWords("straight flush scores", ("8", "11")),
-        "royal_flush": OptionWords("royal flush scores", ("52", "20", "8", "wins the game")),
+        # "8" is the rule book's "just a straight flush": it scores the straight flush's
+        # points (11 under that option), so the form says so rather than a bare 8.
+        "royal_flush": OptionWords("royal flush scores", ("52", "20", "8: just a straight flush",
+                                                          "wins the game")),
         "last_trick": OptionWords("last trick scores", ("5", "2, or 5 taken with a two")),
         "chicago_from": OptionWords("Chicago may be called", ("from 15 points", "always")),
         "chicago_lead": OptionWords("after a Chicago call leads", ("the caller",
@@ -251,7 +254,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
         "buy_stop": OptionWords("buy stop (no exchange) from", ("46 points", "42 points", "41 points")),
         "buy_stop_lasts": OptionWords("buy stop lasts", ("the next deal", "the rest of the game")),
         "win_needs_chicago": OptionWords("reaching 52 without a Chicago",
-                                          ("wins", "plays on", "goes back to 0")),
+                                          ("is allowed", "plays on", "goes back to 0")),
         "zero_option": OptionWords("four of a kind may zero the others", ("no", "yes")),
         "equal_hands": OptionWords("equal best hands", ("score nothing", "suits decide: ♠ ♥ ♦ ♣")),
     }
@@ -290,7 +293,13 @@ class CardChicagoRules(Rules[CardChicagoState]):
         if player in deal.stopped:
             raise Refusal(f"{player} is under buy stop this deal and may not exchange cards")
         if player in deal.exchanges[deal.exchange - 1]:
-            raise Refusal(f"{player} has already exchanged in exchange {deal.exchange}")
+            # Each exchange ends with its show; a skipped round 1 (nobody showed) leaves
+            # exchange 1 open, so say how to reach the next one.
+            raise Refusal(f"{player} has already exchanged in exchange {deal.exchange}; "
+                          f"the next exchange opens once round {deal.exchange}'s show is "
+                          "entered (with no hands if nobody shows)"
+                          if deal.exchange < 3 else
+                          f"{player} has already exchanged in exchange {deal.exchange}")
 
     def _verify_show(self, state: CardChicagoState, action: Action) -> None:
         deal = state.deal
@@ -476,6 +485,12 @@ class CardChicagoRules(Rules[CardChicagoState]):
         if winner is not None:
             self._finish(state, winner)
             return
+        tied = self._top(state)
+        if len(tied) > 1:
+            # Said like the play-on reason below: two totals past 52 and no winner need
+            # the rule book's reason beside them (RULES.md §4, "play on").
+            deal.events.append(f"{' and '.join(tied)} share the top with "
+                               f"{state.totals[tied[0]]}: a tie plays on")
         if options["win_needs_chicago"] == "play_on":
             # Said in the deal's story, which the screens show as the next deal begins: a
             # total past 52 that does not end the game needs a reason beside it.
@@ -504,14 +519,18 @@ class CardChicagoRules(Rules[CardChicagoState]):
 
     def _winner(self, state: CardChicagoState) -> str | None:
         """The highest total once someone has 52 (with a Chicago, if required); ties play on."""
+        leaders = self._top(state)
+        return leaders[0] if len(leaders) == 1 else None
+
+    def _top(self, state: CardChicagoState) -> list[str]:
+        """Who has the highest total of those with 52 (and a Chicago, if required)."""
         eligible = [p for p in state.seats if state.totals[p] >= WIN_AT]
         if state.options["win_needs_chicago"] != "no":
             eligible = [p for p in eligible if p in state.chicago_won]
         if not eligible:
-            return None
+            return []
         top = max(state.totals[p] for p in eligible)
-        leaders = [p for p in eligible if state.totals[p] == top]
-        return leaders[0] if len(leaders) == 1 else None
+        return [p for p in eligible if state.totals[p] == top]
 
     def _finish(self, state: CardChicagoState, winner: str) -> None:
         state.finished, state.winner = True, winner
@@ -700,6 +719,8 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
         "dealer exchanges first and leads the first trick.",
         "A deal: exchange 1 and the best hand scores; exchange 2 and the best hand scores; "
         "exchange 3, five tricks (the last trick scores), and the best hand scores again.",
+        "Tricks: no trumps; follow suit if able; the highest card of the led suit wins, and "
+        "the trick's winner leads next.",
         f"Hand points: pair 1, two pair 2, three of a kind 3, straight 4, flush 5, full "
         f"house 6, four of a kind {options['four_of_a_kind']}, straight flush "
         f"{options['straight_flush']}; a royal flush {royal_text}. Last trick: {last}.",

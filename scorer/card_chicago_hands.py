@@ -12,7 +12,7 @@ nothing is known), buy stop (no exchange at all), and the cards that took tricks
 >>> g.apply({"type": "exchange", "player": "Aino", "count": 1})
 >>> hands_problem(g.raw_state.deal, 2, {"Aino": parse_hand("2S 2H 7D 4C 3S")})
 >>> hands_problem(g.raw_state.deal, 2, {"Aino": parse_hand("AH AD AC AS KH")})
-"Aino's hand holds 5 cards that are not in the hand shown in round 1 (2S 2H 7D 4C 9S), but Aino exchanged 1 card since"
+"Aino's hand holds 5 cards that are not in the hand shown in round 1 (2S 2H 7D 4C 9S), but Aino exchanged 1 card since (new: AH AD AC AS KH)"
 """
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def hands_problem(deal: Deal, number: int, hands: Mapping[str, Sequence[Card]]
     another player is known to hold."""
     kept = {p: hand for p, hand in known_hands(deal, number).items() if p not in hands}
     for player, cards in hands.items():
-        problem = _against_before(deal, player, number, frozenset(cards))
+        problem = _against_before(deal, player, number, cards)
         if problem is None and number == 3:
             problem = _against_tricks(deal, player, frozenset(cards))
         if problem is not None:
@@ -102,22 +102,26 @@ def trick_problem(deal: Deal, winner: str, card: Card) -> str | None:
     return None
 
 
-def _against_before(deal: Deal, player: str, number: int, cards: frozenset[Card]
+def _against_before(deal: Deal, player: str, number: int, entered: Sequence[Card]
                     ) -> str | None:
     before = shown_before(deal, player)
     if before is None:
         return None
     round_, old, text = before
     most = exchanged_since(deal, player, round_, number)
-    new = len(cards - old)
-    if most is None or new <= most:
+    fresh = [card for card in entered if card not in old]
+    if most is None or len(fresh) <= most:
         return None
+    # The refusal names the cards, so that the one typed wrong can be found and fixed.
+    named = " ".join(card.code for card in fresh)
     if player in deal.stopped:
         return (f"{player} is under buy stop this deal: the hand stays as shown in round "
-                f"{round_} ({text})")
-    cards_new = "1 card that is" if new == 1 else f"{new} cards that are"
+                f"{round_} ({text}), and {named} {'is' if len(fresh) == 1 else 'are'} not "
+                "in it")
+    cards_new = "1 card that is" if len(fresh) == 1 else f"{len(fresh)} cards that are"
     return (f"{player}'s hand holds {cards_new} not in the hand shown in round {round_} "
-            f"({text}), but {player} exchanged {most} card{'' if most == 1 else 's'} since")
+            f"({text}), but {player} exchanged {most} card{'' if most == 1 else 's'} since "
+            f"(new: {named})")
 
 
 def _against_tricks(deal: Deal, player: str, cards: frozenset[Card]) -> str | None:
