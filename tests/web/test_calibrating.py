@@ -920,6 +920,33 @@ def test_a_view_changed_is_said_until_the_tray_is_marked_again(tmp_path: Path) -
     assert calibrator.view_changed is False
 
 
+def test_a_view_changed_marked_then_taken_empty_as_the_note_says_is_said_no_more(
+        tmp_path: Path) -> None:
+    """The note says "mark the tray and take it empty again", and a family does it in that
+    order: lifting the dice out between the two, the tray is read empty against the old
+    picture, which made the new outline stale again, and the note stayed for good."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.read(_bare_tray(8))                        # the camera turned
+    assert calibrator.view_changed is True
+    calibrator.set_tray([[30, 20], [290, 20], [290, 220], [30, 220]], (320, 240))
+    calibrator.read(_bare_tray(8))                        # the dice lifted out
+    assert calibrator.view_changed is True                # the picture is still the old one
+    calibrator.take_empty_tray(_bare_tray(8))
+    assert calibrator.view_changed is False
+    calibrator.read(_bare_tray(8))
+    assert calibrator.view_changed is False
+    # Turned again later: the outline of this view is stale in its turn, said until the
+    # tray is marked again (taking it empty alone is not enough).
+    calibrator.read(_bare_tray(3))
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.read(_bare_tray(3))
+    assert calibrator.view_changed is True
+
+
 def test_a_view_that_comes_back_to_its_picture_needs_no_marking(tmp_path: Path) -> None:
     """The camera knocked and put back (or the light misled the judgement): the tray read
     empty matches its picture again, and the outline is right as it was."""
