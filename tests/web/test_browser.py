@@ -348,6 +348,36 @@ def test_the_tray_is_marked_again_by_tapping_its_new_corners(browser: Any, tmp_p
         assert server.table.state()["camera"]["tray"] == [list(c) for c in saved]
 
 
+def test_an_outline_saved_on_another_tablet_is_not_put_back_by_one_opened_before(
+        browser: Any, tmp_path: Path) -> None:
+    """Two tablets open "Mark the tray"; one taps the new corners and saves. The other
+    still drew the old outline, and its "Save the outline" put that one back."""
+    from calibration import Calibration, load_calibration
+
+    old = ((20.0, 15.0), (300.0, 15.0), (300.0, 225.0), (20.0, 225.0))
+    with _control_page(browser, tmp_path,
+                       Calibration(tray=old, image_size=(320, 240))) as (server, page):
+        page.set_viewport_size({"width": 1024, "height": 900})
+        page.click("#marktray")
+        page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
+        other = browser.new_page(viewport={"width": 1024, "height": 900})
+        other.goto(server.url + "/control")
+        other.click("#marktray")
+        other.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
+        new = [(40, 30), (290, 30), (290, 210), (40, 210)]
+        for x, y in new:            # the picture is shown at its own size here
+            other.click("#trayimg", position={"x": x, "y": y})
+        other.click("#traysave")
+        other.wait_for_selector("#trayview", state="hidden")
+        other.close()
+        # The first tablet shows the outline saved now, and saving it keeps it.
+        page.wait_for_function("document.querySelector('#trayshape circle').getAttribute('cx') === '40'")
+        page.click("#traysave")
+        page.wait_for_selector("#trayview", state="hidden")
+        saved = load_calibration(tmp_path / "calibration.json").tray
+        assert saved is not None and _within_a_pixel(saved, new)
+
+
 def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         browser: Any, tmp_path: Path) -> None:
     import dataclasses

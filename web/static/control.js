@@ -153,6 +153,7 @@ function renderStatus(s) {
   const known = s.camera.known_dice || 0;
   $("forgetknown").style.display = known ? "" : "none";
   $("forgetknown").textContent = `Forget ${known} remembered ${known === 1 ? "die" : "dice"}`;
+  followSavedTray(s.camera.tray);
   $("viewchanged").style.display = s.camera.view_changed ? "" : "none";
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
   $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
@@ -347,6 +348,18 @@ function openTray() {
   $("trayview").style.display = "";
   clearInterval(trayTimer);
   trayTimer = setInterval(newTrayPicture, TRAY_PICTURE_EVERY_MS);
+}
+
+// An outline saved while the panel is open (on another tablet, or moved with a bumped
+// tray) is drawn in place of the one it opened with, unless a new one is being tapped:
+// "Save the outline" would otherwise put the old one back.
+function followSavedTray(tray) {
+  if ($("trayview").style.display === "none" || !(traySaved || !trayCorners.length)) return;
+  const saved = (tray || []).map((p) => p.slice());
+  if (JSON.stringify(saved) === JSON.stringify(trayCorners)) return;
+  trayCorners = saved;
+  traySaved = saved.length > 0;
+  drawTray();
 }
 
 function closeTray() {
