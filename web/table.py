@@ -442,7 +442,8 @@ class Table:
 
     def _refuse_stale_picture(self) -> None:
         """Refuse to take the empty tray while the camera gives no picture: its last one
-        may show the tray as it was long ago (throws entered by hand since)."""
+        may show the tray as it was long ago (throws entered by hand since); or while
+        something moves in the tray: a hand in it is no die, but no empty tray either."""
         status = self._camera_status
         if status["stalled_s"] is not None:
             raise TableError(f"the camera has given no picture for {status['stalled_s']} s: "
@@ -451,6 +452,11 @@ class Table:
         if status["reopening"]:
             raise TableError("the camera is being opened again: the empty tray is taken from "
                              "its picture once it gives one", 409)
+        if status["moving"]:
+            # A hand reaching in is no die: taken so, it stays in the picture, and the tray
+            # read empty later looks unlike it, as if the camera had been turned.
+            raise TableError("something is moving in the tray (a hand, a die still rolling): "
+                             "the empty tray is taken once nothing moves in it", 409)
 
     def measure_die_size(self, measure: Any) -> None:
         """With ``measure`` true, forget the die size and measure it again from the next

@@ -407,6 +407,9 @@ def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         wait_for(lambda: server.table.camera.tray.truth == ())
         shown = server.table.snapshot()
         wait_for(lambda: server.table.snapshot() is not shown)     # a frame of the empty tray
+        # (and the dice lifted out, nothing moves in it: "rolling…" is gone from the page)
+        page.wait_for_function("!document.querySelector('#camera').textContent.includes('rolling')")
+        wait_for(lambda: not server.table.state()["camera"]["moving"])
         page.click("#emptytake")
         page.wait_for_selector("#emptyforget", state="visible")
         assert load_calibration(calibrator.path).background is not None

@@ -18,6 +18,7 @@ from web.table import Table, TableError
 from web.calibrating import KEEP_FRAMES, Calibrator
 
 from logo_frames import frame_with_logo
+from waiting import wait_for
 
 
 @pytest.fixture
@@ -554,6 +555,46 @@ def test_a_tray_with_dice_in_it_is_not_taken_for_the_empty_tray(data_dir: Path, 
         assert "not empty: the camera sees 2 dice" in resp.get_json()["error"]
         assert client.get("/api/state").get_json() == before
         assert not calibrator.path.exists()
+
+
+def test_the_empty_tray_is_not_taken_while_something_moves_in_it(
+        data_dir: Path, calibrator: Calibrator) -> None:
+    """A hand reaching into the tray is no die: "Take the empty tray" tapped then kept the
+    hand in the tray's picture, and the tray read empty afterwards looked unlike it, so
+    the control page said the camera had been turned."""
+    from web.app import create_app
+    from web.fakes import FakeCamera, FakeEvent
+
+    class Hand:
+        """The roll watcher while a hand moves in the tray, and once it has gone."""
+
+        def __init__(self) -> None:
+            self.moving = True
+            self._index = 0
+
+        def feed(self, frame: np.ndarray) -> list[FakeEvent]:
+            self._index += 1
+            return [FakeEvent("moving", self._index)] if self.moving else []
+
+    hand = Hand()
+    store = Store(data_dir)
+    table = Table(store, camera=FakeCamera(), calibrator=calibrator,
+                  watcher_factory=lambda read: hand).start()
+    try:
+        client = create_app(table).test_client()
+        _first_frame(table)
+        wait_for(lambda: table.state()["camera"]["moving"])
+        answer = client.post("/api/empty-tray", json={"take": True})
+        assert answer.status_code == 409
+        assert "moving in the tray" in answer.get_json()["error"]
+        assert not calibrator.path.exists()
+        hand.moving = False                                   # the hand is gone
+        wait_for(lambda: not table.state()["camera"]["moving"])
+        answer = client.post("/api/empty-tray", json={"take": True})
+        assert answer.status_code == 200 and answer.get_json()["camera"]["empty_tray"] is True
+    finally:
+        table.stop()
+        store.close()
 
 
 def test_dice_of_another_size_than_the_calibrated_one_are_seen_in_the_empty_tray(
