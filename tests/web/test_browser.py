@@ -378,6 +378,39 @@ def test_an_outline_saved_on_another_tablet_is_not_put_back_by_one_opened_before
         assert saved is not None and _within_a_pixel(saved, new)
 
 
+def test_mark_the_tray_says_when_the_camera_has_given_no_picture_yet(
+        browser: Any, tmp_path: Path) -> None:
+    """A camera that gives no picture (plugged in, not working yet): "Mark the tray"
+    opened on a broken image, with "tap the corners" above it and nothing to tap."""
+    import threading
+
+    from vision.frames import SourceClosed
+    from web.calibrating import Calibrator
+
+    class NoPicture:
+        name, message, fps = "usb", "a webcam", 15.0
+
+        def __init__(self) -> None:
+            self._closed = threading.Event()
+
+        def read(self) -> Any:
+            self._closed.wait()
+            raise SourceClosed("closed")
+
+        def close(self) -> None:
+            self._closed.set()
+
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    with LiveServer(tmp_path / "data", camera=NoPicture(), calibrator=calibrator) as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.click("#marktray")
+        page.wait_for_selector("#traynopicture", state="visible")
+        assert "no picture yet" in page.inner_text("#traynopicture")
+        assert not page.is_visible("#trayimg")
+        page.close()
+
+
 def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         browser: Any, tmp_path: Path) -> None:
     import dataclasses

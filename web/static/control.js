@@ -342,7 +342,9 @@ function openTray() {
   trayCorners = (state.camera.tray || []).map((p) => p.slice());
   traySaved = trayCorners.length > 0;
   const img = $("trayimg");
-  img.onload = drawTray;
+  // No picture (a camera that has given none yet): said, not a broken image to tap on.
+  img.onload = () => { showTrayPicture(true); drawTray(); };
+  img.onerror = () => showTrayPicture(false);
   img.src = "/api/frame.jpg?t=" + Date.now();
   $("calerror").textContent = "";
   $("trayview").style.display = "";
@@ -366,6 +368,11 @@ function closeTray() {
   clearInterval(trayTimer);
   trayTimer = null;
   $("trayview").style.display = "none";
+}
+
+function showTrayPicture(shown) {
+  $("trayimg").parentElement.style.display = shown ? "" : "none";
+  $("traynopicture").style.display = shown ? "none" : "";
 }
 
 // Loaded aside, then shown: the picture being tapped on never goes blank meanwhile.
