@@ -541,6 +541,24 @@ def test_the_start_form_names_options_as_the_rule_book_does(browser: Any, tmp_pa
         control.close()
 
 
+def test_the_players_label_reads_as_one_line(browser: Any, tmp_path: Path) -> None:
+    """A label's words stack above its field: the seat-order hint, a word group of its
+    own, was stacked too, "players, in seat order (" / "first throws first" / ")"."""
+    with LiveServer(tmp_path / "data") as server:
+        for width, height in ((1024, 768), (768, 1024)):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(server.url + "/control")
+            page.wait_for_selector("#family option", state="attached")
+            hint = page.locator("#seathint").bounding_box()
+            field = page.locator("#newplayers").bounding_box()
+            label = page.locator("#newplayers").evaluate(
+                "(el) => el.closest('label').getBoundingClientRect().top")
+            assert hint is not None and field is not None
+            assert hint["y"] - label < hint["height"] / 2          # on the label's first line
+            assert field["y"] - (hint["y"] + hint["height"]) < hint["height"] / 2
+            page.close()
+
+
 def test_a_double_tap_on_a_button_sends_its_action_once(browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data") as server:
         server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
