@@ -48,6 +48,8 @@ T = TypeVar("T")
 # reaches the table as soon as the watcher has voted over its few still frames, and the
 # table then keeps the frame of a waiting reading with a picture face itself.
 KEEP_FRAMES = 4
+# Pictures taught whose die is known, so that correcting that throw corrects the picture.
+KEEP_TAUGHT_FROM = 8
 # An outline marked again more than this much bigger or smaller (as a length) than the
 # last: the camera was raised or lowered, and the die size measured before is stale.
 RESCALED = 0.1
@@ -113,6 +115,10 @@ class Calibrator:
         self._file_seen = _file_state(self.path)
         """The calibration file as it was read or last written: a file found otherwise
         (edited by hand while dicetray runs) is not written over."""
+        self._taught_from: OrderedDict[str, Any] = OrderedDict()
+        """The newest pictures taught, by the die they were taught from
+        (``vision.known_dice.source_of``): a slip when naming one is mended by correcting
+        that throw (kept in memory only)."""
         # Keyed by id(reading); the reading is kept with its frame, so its id stays its own.
         self._frames: OrderedDict[int, tuple[Any, np.ndarray]] = OrderedDict()
         if calibration is not None and calibration.known_dice:
@@ -420,9 +426,12 @@ class Calibrator:
         forgotten because the dice kept looking "bigger" or "smaller"."""
         self.die_sizes, self.size_check, self.stale_size = DieSizeEvidence(), SizeCheck(), stale
 
-    def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
+    def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int,
+              source: str | None = None) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the
-        calibration as a picture of ``value``, and save the calibration.
+        calibration as a picture of ``value``, and save the calibration. ``source`` names
+        the die (``vision.known_dice.source_of``), so that :meth:`relabel_pictures` can
+        correct the picture when that throw is corrected.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes.
         """
@@ -431,6 +440,35 @@ class Calibrator:
         face = teach_from_box(frame, die["center"], die["box"], value)
         taught = self.calibration.picture_faces if self.calibration is not None else ()
         self._change(picture_faces=taught + (face,))
+        if source is not None:
+            self._taught_from[source] = face
+            while len(self._taught_from) > KEEP_TAUGHT_FROM:
+                self._taught_from.popitem(last=False)
+
+    def relabel_pictures(self, throw: str, values: Sequence[Any]) -> bool:
+        """A person corrected throw ``throw`` afterwards (its dice now show ``values``, in
+        order): a picture taught from one of its dice takes that die's new value (it was
+        named wrongly), and the file is saved. Returns whether anything changed.
+
+        Raises ``OSError`` when the file cannot be written; then nothing changes."""
+        from vision.known_dice import source_of
+
+        taught = self.calibration.picture_faces if self.calibration is not None else ()
+        new, moved = list(taught), {}
+        for i, v in enumerate(values):
+            face = self._taught_from.get(source_of(throw, i))
+            if (face is None or not isinstance(v, int) or isinstance(v, bool)
+                    or not 1 <= v <= 6 or v == face.value):
+                continue
+            at = next((j for j, f in enumerate(new) if f is face), None)
+            if at is None:
+                continue                    # forgotten since
+            new[at] = moved[source_of(throw, i)] = dataclasses.replace(face, value=v)
+        if not moved:
+            return False
+        self._change(picture_faces=tuple(new))
+        self._taught_from.update(moved)
+        return True
 
     def _change(self, image_size: tuple[int, int] | None = None, *,
                 since: Calibration | None = None, **fields: Any) -> bool:

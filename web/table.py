@@ -1075,8 +1075,11 @@ class Table:
         if self._calibrator is None or frame is None:
             raise TableError(f"the picture of reading {reading.id} is no longer kept (only "
                              "the latest throws' are): teach it when it shows again", 409)
+        from vision.known_dice import source_of
+
         try:
-            self._calibrator.teach(frame, reading.dice[die], value)
+            self._calibrator.teach(frame, reading.dice[die], value,
+                                   source=source_of(_throw(reading), die))
         except OSError as exc:
             raise TableError(f"could not save the calibration: {exc}", 503) from None
 
@@ -1195,6 +1198,14 @@ class Table:
         if self._calibrator is None:
             return
         throw = _throw(reading)
+        try:
+            # A picture named wrongly when taught from this throw follows the correction:
+            # it would read that logo wrongly, and surely, in the throws to come.
+            if self._calibrator.relabel_pictures(throw, [d.get("value") for d in dice]):
+                self._publish(self.store.bump())
+        except OSError as exc:
+            log.warning("the picture taught from reading %d could not be corrected: %s",
+                        reading.id, exc)
         # A throw that waited for a person keeps its picture with the waiting ones.
         frame = self._frame(reading.id)
         if frame is not None and not self._calibrator.remembers(throw):

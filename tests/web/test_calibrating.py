@@ -133,6 +133,25 @@ def test_a_picture_named_once_is_read_by_itself_afterwards(api: Any, calibrator:
     assert (die.value, die.flagged) == (1, False)
 
 
+def test_a_picture_named_wrongly_is_mended_by_correcting_its_throw(
+        api: Any, calibrator: Calibrator) -> None:
+    """A slip when naming the logo (6 for 1), mended as the README has a family mend a
+    slip: by tapping the die of the scored throw again. The remembered dice took the 1,
+    but the picture stayed a 6, and the next throws read the logo as a 6, surely."""
+    reading_id, logo = _throw_logo(api, calibrator)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 6, "teach": True})
+    seen = [d["value"] for d in api.state()["reading"]["dice"]]
+    state = api.post("correct", {"reading": reading_id, "die": logo, "value": 1, "seen": seen})
+    assert state["camera"]["picture_values"] == [1]
+    assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [1]
+    image, at, side = _logo(50, 40)
+    reading = calibrator.read(image)
+    assert reading.dice[_logo_die(reading, at, side)].value == 1
+    # Undoing the correction gives the throw, and the picture, the value named first.
+    api.post("undo")
+    assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [6]
+
+
 def test_a_correction_without_teach_teaches_no_picture(api: Any, calibrator: Calibrator) -> None:
     reading_id, logo = _throw_logo(api, calibrator)
     api.post("correct", {"reading": reading_id, "die": logo, "value": 1})
