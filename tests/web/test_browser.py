@@ -411,6 +411,50 @@ def test_mark_the_tray_says_when_the_camera_has_given_no_picture_yet(
         page.close()
 
 
+@pytest.mark.parametrize("marked", [True, False])
+def test_a_camera_turned_is_said_with_what_to_do_about_it(
+        browser: Any, tmp_path: Path, marked: bool) -> None:
+    """The empty tray read unlike its picture: the note asks for the tray to be marked
+    again only when it was marked; with the empty tray alone taken it spoke of "the old
+    outline" of a tray never marked."""
+    import dataclasses
+
+    import cv2
+    import numpy as np
+
+    from calibration import Calibration
+    from vision.reader import Reading
+    from vision.replay import Replay
+    from vision.sim import TrayStyle, empty_tray
+    from web.calibrating import Calibrator
+
+    def bare(seed: int) -> Any:
+        style = dataclasses.replace(TrayStyle.random(np.random.default_rng(seed), (320, 240)),
+                                    clutter=0)
+        return empty_tray(style, (320, 240), seed=seed)
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220) if marked else None,
+                            read=lambda frame, cal: Reading((), 1.0))
+    calibrator.take_empty_tray(bare(3))
+    photo = tmp_path / "tray.png"
+    cv2.imwrite(str(photo), bare(3))
+    with LiveServer(tmp_path / "data", camera=Replay(str(photo)), calibrator=calibrator) as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#camerarow", state="visible")
+        assert not page.is_visible("#viewchanged")
+        calibrator.read(bare(8))                     # the camera turned: another view
+        page.wait_for_selector("#viewchanged", state="visible")
+        note = page.inner_text("#viewchanged")
+        assert "camera was turned or raised" in note
+        if marked:
+            assert "mark the tray and take it empty again" in note
+        else:
+            assert "take the tray empty again" in note and "outline" not in note
+        page.close()
+
+
 def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         browser: Any, tmp_path: Path) -> None:
     import dataclasses

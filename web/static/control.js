@@ -155,6 +155,11 @@ function renderStatus(s) {
   $("forgetknown").textContent = `Forget ${known} remembered ${known === 1 ? "die" : "dice"}`;
   followSavedTray(s.camera.tray);
   $("viewchanged").style.display = s.camera.view_changed ? "" : "none";
+  // Only the empty tray taken, no outline: there is no outline to mark again.
+  $("viewchanged").textContent = "The empty tray no longer looks like its picture, and not " +
+    "as if it had only been pushed aside: if the camera was turned or raised, " + (s.camera.tray
+    ? "mark the tray and take it empty again (until then dice outside the old outline are not read)."
+    : "take the tray empty again.");
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
   $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
   $("diceout").style.display = s.camera.can_roll ? "" : "none";
