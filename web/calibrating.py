@@ -48,6 +48,8 @@ T = TypeVar("T")
 # reaches the table as soon as the watcher has voted over its few still frames, and the
 # table then keeps the frame of a waiting reading with a picture face itself.
 KEEP_FRAMES = 4
+# Pictures taught whose die is known, so that correcting that throw corrects the picture.
+KEEP_TAUGHT_FROM = 8
 # An outline marked again more than this much bigger or smaller (as a length) than the
 # last: the camera was raised or lowered, and the die size measured before is stale.
 RESCALED = 0.1
@@ -90,6 +92,9 @@ class Calibrator:
         a new empty picture alone leaves the outline where the old view had the tray."""
         self._stale_picture: Any = None
         """The empty tray's picture the view was found changed against."""
+        self._marked_since: Any = None
+        """The empty tray's picture the view was found changed against, when the outline
+        was marked again since (the picture is then stale, not that new outline)."""
         self.followed = 0
         """How many times the tray was found moved, and its outline and picture followed."""
         self._remarked: tuple[float, float] | None = None
@@ -110,6 +115,10 @@ class Calibrator:
         self._file_seen = _file_state(self.path)
         """The calibration file as it was read or last written: a file found otherwise
         (edited by hand while dicetray runs) is not written over."""
+        self._taught_from: OrderedDict[str, Any] = OrderedDict()
+        """The newest pictures taught, by the die they were taught from
+        (``vision.known_dice.source_of``): a slip when naming one is mended by correcting
+        that throw (kept in memory only)."""
         # Keyed by id(reading); the reading is kept with its frame, so its id stays its own.
         self._frames: OrderedDict[int, tuple[Any, np.ndarray]] = OrderedDict()
         if calibration is not None and calibration.known_dice:
@@ -126,7 +135,10 @@ class Calibrator:
         to be marked again."""
         self._looked_changed = changed
         cal = self.calibration
-        if changed and cal is not None and cal.tray is not None:
+        if (changed and cal is not None and cal.tray is not None
+                and (cal.background is None or cal.background is not self._marked_since)):
+            # (An outline marked again after the change was found against this very
+            # picture is of the new view: only the picture waits to be taken again.)
             self._outline_stale, self._stale_picture = True, cal.background
         elif not changed and cal is not None and cal.background is self._stale_picture:
             # The picture of before matches again (the camera put back, or the light had
@@ -246,6 +258,7 @@ class Calibrator:
             return
         tray = check_tray(points, image_size)
         self.tray_note = None
+        picture_stale = self._looked_changed
         old = self.calibration.for_frame(*image_size) if self.calibration is not None else None
         if (old is not None and old.tray is not None
                 and abs(_scale(old.tray, tray) - 1.0) > RESCALED):
@@ -254,6 +267,12 @@ class Calibrator:
         else:
             self._change(image_size, tray=tray)
         self._outline_stale, self._stale_picture = False, None
+        # Marked while the tray read empty looked unlike its picture (the camera turned):
+        # it goes on looking so until the picture is taken again, and that must not make
+        # this outline, of the new view, stale.
+        cal = self.calibration
+        self._marked_since = (cal.background if picture_stale and cal is not None
+                              and cal.background is not None else None)
         if old is not None and old.tray is not None and old.background is not None:
             moved = np.mean(tray, axis=0) - np.mean(old.tray, axis=0)
             before = self._remarked or (0.0, 0.0)
@@ -267,7 +286,7 @@ class Calibrator:
         """
         if frame is None:
             self._change(background=None)
-            self._looked_changed, self._remarked = False, None
+            self._looked_changed, self._remarked, self._marked_since = False, None, None
             return
         # Read without the old picture, which would hide what lay in the tray then, and
         # without the die size: cut at a stale one (bigger dice now), dice go unseen.
@@ -280,7 +299,7 @@ class Calibrator:
                                f"{'it' if seen == 1 else 'them'} out and try again")
         height, width = frame.shape[:2]
         self._change((width, height), background=frame.copy())
-        self._looked_changed, self._remarked = False, None
+        self._looked_changed, self._remarked, self._marked_since = False, None, None
 
     def forget_pictures(self, index: int | None = None) -> None:
         """Forget the taught picture at ``index`` (named wrongly), or every one with
@@ -407,9 +426,12 @@ class Calibrator:
         forgotten because the dice kept looking "bigger" or "smaller"."""
         self.die_sizes, self.size_check, self.stale_size = DieSizeEvidence(), SizeCheck(), stale
 
-    def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int) -> None:
+    def teach(self, frame: np.ndarray, die: Mapping[str, Any], value: int,
+              source: str | None = None) -> None:
         """Add the top face of ``die`` (as the reader reported it, in ``frame``) to the
-        calibration as a picture of ``value``, and save the calibration.
+        calibration as a picture of ``value``, and save the calibration. ``source`` names
+        the die (``vision.known_dice.source_of``), so that :meth:`relabel_pictures` can
+        correct the picture when that throw is corrected.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes.
         """
@@ -418,6 +440,35 @@ class Calibrator:
         face = teach_from_box(frame, die["center"], die["box"], value)
         taught = self.calibration.picture_faces if self.calibration is not None else ()
         self._change(picture_faces=taught + (face,))
+        if source is not None:
+            self._taught_from[source] = face
+            while len(self._taught_from) > KEEP_TAUGHT_FROM:
+                self._taught_from.popitem(last=False)
+
+    def relabel_pictures(self, throw: str, values: Sequence[Any]) -> bool:
+        """A person corrected throw ``throw`` afterwards (its dice now show ``values``, in
+        order): a picture taught from one of its dice takes that die's new value (it was
+        named wrongly), and the file is saved. Returns whether anything changed.
+
+        Raises ``OSError`` when the file cannot be written; then nothing changes."""
+        from vision.known_dice import source_of
+
+        taught = self.calibration.picture_faces if self.calibration is not None else ()
+        new, moved = list(taught), {}
+        for i, v in enumerate(values):
+            face = self._taught_from.get(source_of(throw, i))
+            if (face is None or not isinstance(v, int) or isinstance(v, bool)
+                    or not 1 <= v <= 6 or v == face.value):
+                continue
+            at = next((j for j, f in enumerate(new) if f is face), None)
+            if at is None:
+                continue                    # forgotten since
+            new[at] = moved[source_of(throw, i)] = dataclasses.replace(face, value=v)
+        if not moved:
+            return False
+        self._change(picture_faces=tuple(new))
+        self._taught_from.update(moved)
+        return True
 
     def _change(self, image_size: tuple[int, int] | None = None, *,
                 since: Calibration | None = None, **fields: Any) -> bool:

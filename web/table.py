@@ -442,7 +442,8 @@ class Table:
 
     def _refuse_stale_picture(self) -> None:
         """Refuse to take the empty tray while the camera gives no picture: its last one
-        may show the tray as it was long ago (throws entered by hand since)."""
+        may show the tray as it was long ago (throws entered by hand since); or while
+        something moves in the tray: a hand in it is no die, but no empty tray either."""
         status = self._camera_status
         if status["stalled_s"] is not None:
             raise TableError(f"the camera has given no picture for {status['stalled_s']} s: "
@@ -451,6 +452,11 @@ class Table:
         if status["reopening"]:
             raise TableError("the camera is being opened again: the empty tray is taken from "
                              "its picture once it gives one", 409)
+        if status["moving"]:
+            # A hand reaching in is no die: taken so, it stays in the picture, and the tray
+            # read empty later looks unlike it, as if the camera had been turned.
+            raise TableError("something is moving in the tray (a hand, a die still rolling): "
+                             "the empty tray is taken once nothing moves in it", 409)
 
     def measure_die_size(self, measure: Any) -> None:
         """With ``measure`` true, forget the die size and measure it again from the next
@@ -1069,8 +1075,11 @@ class Table:
         if self._calibrator is None or frame is None:
             raise TableError(f"the picture of reading {reading.id} is no longer kept (only "
                              "the latest throws' are): teach it when it shows again", 409)
+        from vision.known_dice import source_of
+
         try:
-            self._calibrator.teach(frame, reading.dice[die], value)
+            self._calibrator.teach(frame, reading.dice[die], value,
+                                   source=source_of(_throw(reading), die))
         except OSError as exc:
             raise TableError(f"could not save the calibration: {exc}", 503) from None
 
@@ -1189,6 +1198,14 @@ class Table:
         if self._calibrator is None:
             return
         throw = _throw(reading)
+        try:
+            # A picture named wrongly when taught from this throw follows the correction:
+            # it would read that logo wrongly, and surely, in the throws to come.
+            if self._calibrator.relabel_pictures(throw, [d.get("value") for d in dice]):
+                self._publish(self.store.bump())
+        except OSError as exc:
+            log.warning("the picture taught from reading %d could not be corrected: %s",
+                        reading.id, exc)
         # A throw that waited for a person keeps its picture with the waiting ones.
         frame = self._frame(reading.id)
         if frame is not None and not self._calibrator.remembers(throw):

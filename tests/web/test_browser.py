@@ -348,6 +348,113 @@ def test_the_tray_is_marked_again_by_tapping_its_new_corners(browser: Any, tmp_p
         assert server.table.state()["camera"]["tray"] == [list(c) for c in saved]
 
 
+def test_an_outline_saved_on_another_tablet_is_not_put_back_by_one_opened_before(
+        browser: Any, tmp_path: Path) -> None:
+    """Two tablets open "Mark the tray"; one taps the new corners and saves. The other
+    still drew the old outline, and its "Save the outline" put that one back."""
+    from calibration import Calibration, load_calibration
+
+    old = ((20.0, 15.0), (300.0, 15.0), (300.0, 225.0), (20.0, 225.0))
+    with _control_page(browser, tmp_path,
+                       Calibration(tray=old, image_size=(320, 240))) as (server, page):
+        page.set_viewport_size({"width": 1024, "height": 900})
+        page.click("#marktray")
+        page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
+        other = browser.new_page(viewport={"width": 1024, "height": 900})
+        other.goto(server.url + "/control")
+        other.click("#marktray")
+        other.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
+        new = [(40, 30), (290, 30), (290, 210), (40, 210)]
+        for x, y in new:            # the picture is shown at its own size here
+            other.click("#trayimg", position={"x": x, "y": y})
+        other.click("#traysave")
+        other.wait_for_selector("#trayview", state="hidden")
+        other.close()
+        # The first tablet shows the outline saved now, and saving it keeps it.
+        page.wait_for_function("document.querySelector('#trayshape circle').getAttribute('cx') === '40'")
+        page.click("#traysave")
+        page.wait_for_selector("#trayview", state="hidden")
+        saved = load_calibration(tmp_path / "calibration.json").tray
+        assert saved is not None and _within_a_pixel(saved, new)
+
+
+def test_mark_the_tray_says_when_the_camera_has_given_no_picture_yet(
+        browser: Any, tmp_path: Path) -> None:
+    """A camera that gives no picture (plugged in, not working yet): "Mark the tray"
+    opened on a broken image, with "tap the corners" above it and nothing to tap."""
+    import threading
+
+    from vision.frames import SourceClosed
+    from web.calibrating import Calibrator
+
+    class NoPicture:
+        name, message, fps = "usb", "a webcam", 15.0
+
+        def __init__(self) -> None:
+            self._closed = threading.Event()
+
+        def read(self) -> Any:
+            self._closed.wait()
+            raise SourceClosed("closed")
+
+        def close(self) -> None:
+            self._closed.set()
+
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    with LiveServer(tmp_path / "data", camera=NoPicture(), calibrator=calibrator) as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.click("#marktray")
+        page.wait_for_selector("#traynopicture", state="visible")
+        assert "no picture yet" in page.inner_text("#traynopicture")
+        assert not page.is_visible("#trayimg")
+        page.close()
+
+
+@pytest.mark.parametrize("marked", [True, False])
+def test_a_camera_turned_is_said_with_what_to_do_about_it(
+        browser: Any, tmp_path: Path, marked: bool) -> None:
+    """The empty tray read unlike its picture: the note asks for the tray to be marked
+    again only when it was marked; with the empty tray alone taken it spoke of "the old
+    outline" of a tray never marked."""
+    import dataclasses
+
+    import cv2
+    import numpy as np
+
+    from calibration import Calibration
+    from vision.reader import Reading
+    from vision.replay import Replay
+    from vision.sim import TrayStyle, empty_tray
+    from web.calibrating import Calibrator
+
+    def bare(seed: int) -> Any:
+        style = dataclasses.replace(TrayStyle.random(np.random.default_rng(seed), (320, 240)),
+                                    clutter=0)
+        return empty_tray(style, (320, 240), seed=seed)
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220) if marked else None,
+                            read=lambda frame, cal: Reading((), 1.0))
+    calibrator.take_empty_tray(bare(3))
+    photo = tmp_path / "tray.png"
+    cv2.imwrite(str(photo), bare(3))
+    with LiveServer(tmp_path / "data", camera=Replay(str(photo)), calibrator=calibrator) as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#camerarow", state="visible")
+        assert not page.is_visible("#viewchanged")
+        calibrator.read(bare(8))                     # the camera turned: another view
+        page.wait_for_selector("#viewchanged", state="visible")
+        note = page.inner_text("#viewchanged")
+        assert "camera was turned or raised" in note
+        if marked:
+            assert "mark the tray and take it empty again" in note
+        else:
+            assert "take the tray empty again" in note and "outline" not in note
+        page.close()
+
+
 def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         browser: Any, tmp_path: Path) -> None:
     import dataclasses
@@ -377,6 +484,9 @@ def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         wait_for(lambda: server.table.camera.tray.truth == ())
         shown = server.table.snapshot()
         wait_for(lambda: server.table.snapshot() is not shown)     # a frame of the empty tray
+        # (and the dice lifted out, nothing moves in it: "rolling…" is gone from the page)
+        page.wait_for_function("!document.querySelector('#camera').textContent.includes('rolling')")
+        wait_for(lambda: not server.table.state()["camera"]["moving"])
         page.click("#emptytake")
         page.wait_for_selector("#emptyforget", state="visible")
         assert load_calibration(calibrator.path).background is not None
@@ -473,6 +583,24 @@ def test_the_start_form_names_options_as_the_rule_book_does(browser: Any, tmp_pa
         assert options["greed"] is True and options["final_round"] is False
         assert options["opening"] == 500                         # left at its default
         control.close()
+
+
+def test_the_players_label_reads_as_one_line(browser: Any, tmp_path: Path) -> None:
+    """A label's words stack above its field: the seat-order hint, a word group of its
+    own, was stacked too, "players, in seat order (" / "first throws first" / ")"."""
+    with LiveServer(tmp_path / "data") as server:
+        for width, height in ((1024, 768), (768, 1024)):
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(server.url + "/control")
+            page.wait_for_selector("#family option", state="attached")
+            hint = page.locator("#seathint").bounding_box()
+            field = page.locator("#newplayers").bounding_box()
+            label = page.locator("#newplayers").evaluate(
+                "(el) => el.closest('label').getBoundingClientRect().top")
+            assert hint is not None and field is not None
+            assert hint["y"] - label < hint["height"] / 2          # on the label's first line
+            assert field["y"] - (hint["y"] + hint["height"]) < hint["height"] / 2
+            page.close()
 
 
 def test_a_double_tap_on_a_button_sends_its_action_once(browser: Any, tmp_path: Path) -> None:

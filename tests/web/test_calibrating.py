@@ -18,6 +18,7 @@ from web.table import Table, TableError
 from web.calibrating import KEEP_FRAMES, Calibrator
 
 from logo_frames import frame_with_logo
+from waiting import wait_for
 
 
 @pytest.fixture
@@ -130,6 +131,25 @@ def test_a_picture_named_once_is_read_by_itself_afterwards(api: Any, calibrator:
     reading = calibrator.read(image)
     die = reading.dice[_logo_die(reading, at, side)]
     assert (die.value, die.flagged) == (1, False)
+
+
+def test_a_picture_named_wrongly_is_mended_by_correcting_its_throw(
+        api: Any, calibrator: Calibrator) -> None:
+    """A slip when naming the logo (6 for 1), mended as the README has a family mend a
+    slip: by tapping the die of the scored throw again. The remembered dice took the 1,
+    but the picture stayed a 6, and the next throws read the logo as a 6, surely."""
+    reading_id, logo = _throw_logo(api, calibrator)
+    api.post("correct", {"reading": reading_id, "die": logo, "value": 6, "teach": True})
+    seen = [d["value"] for d in api.state()["reading"]["dice"]]
+    state = api.post("correct", {"reading": reading_id, "die": logo, "value": 1, "seen": seen})
+    assert state["camera"]["picture_values"] == [1]
+    assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [1]
+    image, at, side = _logo(50, 40)
+    reading = calibrator.read(image)
+    assert reading.dice[_logo_die(reading, at, side)].value == 1
+    # Undoing the correction gives the throw, and the picture, the value named first.
+    api.post("undo")
+    assert [f.value for f in load_calibration(calibrator.path).picture_faces] == [6]
 
 
 def test_a_correction_without_teach_teaches_no_picture(api: Any, calibrator: Calibrator) -> None:
@@ -556,6 +576,46 @@ def test_a_tray_with_dice_in_it_is_not_taken_for_the_empty_tray(data_dir: Path, 
         assert not calibrator.path.exists()
 
 
+def test_the_empty_tray_is_not_taken_while_something_moves_in_it(
+        data_dir: Path, calibrator: Calibrator) -> None:
+    """A hand reaching into the tray is no die: "Take the empty tray" tapped then kept the
+    hand in the tray's picture, and the tray read empty afterwards looked unlike it, so
+    the control page said the camera had been turned."""
+    from web.app import create_app
+    from web.fakes import FakeCamera, FakeEvent
+
+    class Hand:
+        """The roll watcher while a hand moves in the tray, and once it has gone."""
+
+        def __init__(self) -> None:
+            self.moving = True
+            self._index = 0
+
+        def feed(self, frame: np.ndarray) -> list[FakeEvent]:
+            self._index += 1
+            return [FakeEvent("moving", self._index)] if self.moving else []
+
+    hand = Hand()
+    store = Store(data_dir)
+    table = Table(store, camera=FakeCamera(), calibrator=calibrator,
+                  watcher_factory=lambda read: hand).start()
+    try:
+        client = create_app(table).test_client()
+        _first_frame(table)
+        wait_for(lambda: table.state()["camera"]["moving"])
+        answer = client.post("/api/empty-tray", json={"take": True})
+        assert answer.status_code == 409
+        assert "moving in the tray" in answer.get_json()["error"]
+        assert not calibrator.path.exists()
+        hand.moving = False                                   # the hand is gone
+        wait_for(lambda: not table.state()["camera"]["moving"])
+        answer = client.post("/api/empty-tray", json={"take": True})
+        assert answer.status_code == 200 and answer.get_json()["camera"]["empty_tray"] is True
+    finally:
+        table.stop()
+        store.close()
+
+
 def test_dice_of_another_size_than_the_calibrated_one_are_seen_in_the_empty_tray(
         tmp_path: Path) -> None:
     """The family took bigger dice (or lowered the camera): the size measured before is
@@ -918,6 +978,33 @@ def test_a_view_changed_is_said_until_the_tray_is_marked_again(tmp_path: Path) -
     assert calibrator.view_changed is False
     calibrator.read(_bare_tray(8))
     assert calibrator.view_changed is False
+
+
+def test_a_view_changed_marked_then_taken_empty_as_the_note_says_is_said_no_more(
+        tmp_path: Path) -> None:
+    """The note says "mark the tray and take it empty again", and a family does it in that
+    order: lifting the dice out between the two, the tray is read empty against the old
+    picture, which made the new outline stale again, and the note stayed for good."""
+    from calibration import Calibration
+
+    calibrator = Calibrator(tmp_path / "calibration.json",
+                            Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.read(_bare_tray(8))                        # the camera turned
+    assert calibrator.view_changed is True
+    calibrator.set_tray([[30, 20], [290, 20], [290, 220], [30, 220]], (320, 240))
+    calibrator.read(_bare_tray(8))                        # the dice lifted out
+    assert calibrator.view_changed is True                # the picture is still the old one
+    calibrator.take_empty_tray(_bare_tray(8))
+    assert calibrator.view_changed is False
+    calibrator.read(_bare_tray(8))
+    assert calibrator.view_changed is False
+    # Turned again later: the outline of this view is stale in its turn, said until the
+    # tray is marked again (taking it empty alone is not enough).
+    calibrator.read(_bare_tray(3))
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.read(_bare_tray(3))
+    assert calibrator.view_changed is True
 
 
 def test_a_view_that_comes_back_to_its_picture_needs_no_marking(tmp_path: Path) -> None:

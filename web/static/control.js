@@ -153,7 +153,13 @@ function renderStatus(s) {
   const known = s.camera.known_dice || 0;
   $("forgetknown").style.display = known ? "" : "none";
   $("forgetknown").textContent = `Forget ${known} remembered ${known === 1 ? "die" : "dice"}`;
+  followSavedTray(s.camera.tray);
   $("viewchanged").style.display = s.camera.view_changed ? "" : "none";
+  // Only the empty tray taken, no outline: there is no outline to mark again.
+  $("viewchanged").textContent = "The empty tray no longer looks like its picture, and not " +
+    "as if it had only been pushed aside: if the camera was turned or raised, " + (s.camera.tray
+    ? "mark the tray and take it empty again (until then dice outside the old outline are not read)."
+    : "take the tray empty again.");
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
   $("emptynote").textContent = s.camera.empty_tray ? "the empty tray is taken" : "";
   $("diceout").style.display = s.camera.can_roll ? "" : "none";
@@ -341,7 +347,9 @@ function openTray() {
   trayCorners = (state.camera.tray || []).map((p) => p.slice());
   traySaved = trayCorners.length > 0;
   const img = $("trayimg");
-  img.onload = drawTray;
+  // No picture (a camera that has given none yet): said, not a broken image to tap on.
+  img.onload = () => { showTrayPicture(true); drawTray(); };
+  img.onerror = () => showTrayPicture(false);
   img.src = "/api/frame.jpg?t=" + Date.now();
   $("calerror").textContent = "";
   $("trayview").style.display = "";
@@ -349,10 +357,27 @@ function openTray() {
   trayTimer = setInterval(newTrayPicture, TRAY_PICTURE_EVERY_MS);
 }
 
+// An outline saved while the panel is open (on another tablet, or moved with a bumped
+// tray) is drawn in place of the one it opened with, unless a new one is being tapped:
+// "Save the outline" would otherwise put the old one back.
+function followSavedTray(tray) {
+  if ($("trayview").style.display === "none" || !(traySaved || !trayCorners.length)) return;
+  const saved = (tray || []).map((p) => p.slice());
+  if (JSON.stringify(saved) === JSON.stringify(trayCorners)) return;
+  trayCorners = saved;
+  traySaved = saved.length > 0;
+  drawTray();
+}
+
 function closeTray() {
   clearInterval(trayTimer);
   trayTimer = null;
   $("trayview").style.display = "none";
+}
+
+function showTrayPicture(shown) {
+  $("trayimg").parentElement.style.display = shown ? "" : "none";
+  $("traynopicture").style.display = shown ? "none" : "";
 }
 
 // Loaded aside, then shown: the picture being tapped on never goes blank meanwhile.
