@@ -114,3 +114,35 @@ def test_the_pages_send_what_they_showed_with_each_guarded_tap(browser: Any, tmp
         body = _posted(page, "draw/take-back", lambda: page.click("#drawtakeback"))
         assert body == {"throws": 2}
         page.close()
+
+
+def test_nothing_on_the_control_page_is_tapped_before_it_knows_the_table(
+        browser: Any, tmp_path: Any) -> None:
+    """While the page says "Connecting…", "Confirm as read" and "Undo" knew no throw or
+    action to name: a tap did nothing (a script error), and was lost."""
+    from web.live import LiveServer
+
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        server.table.hand_roll([3, 3])
+        server.table.handle_reading(reading(6, 4, flagged=[0, 1]))
+        page = browser.new_page(viewport={"width": 800, "height": 1280})
+        held: list[Any] = []
+        page.route("**/api/events", lambda route: held.append(route))  # the state is slow
+        posts: list[str] = []
+        page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+        page.goto(server.url + "/control")
+        assert page.inner_text("#status") == "Connecting…"
+        assert not page.is_visible("#confirm")
+        box = page.locator("#undo").bounding_box()
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_timeout(300)
+        assert posts == [] and len(server.table.game.log) == 1     # the throw stands
+
+        for route in held:
+            route.continue_()
+        page.wait_for_selector("#confirm", state="visible")
+        body = _posted(page, "confirm", lambda: page.click("#confirm"))
+        assert body["seen"] == [6, 4]
+        page.close()

@@ -600,6 +600,7 @@ function render(s, current) {
   if (state && s.revision < state.revision && !current) return;
   state = s;
   document.body.dataset.revision = s.revision;
+  $("controlpage").inert = false;         // the table's state is known: taps can name it
   renderStatus(s);
   renderRules(s);
   renderReading(s);
