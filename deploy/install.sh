@@ -30,6 +30,14 @@ if ! python3 -c 'import importlib.util, sys; sys.exit(importlib.util.find_spec("
 fi
 numpy_major=$(python3 -c 'import numpy; print(numpy.__version__.split(".")[0])')
 
+# On an update the running service's venv is kept aside until the new one is whole: a pip
+# cut short (the network gone) would otherwise leave the appliance without a working venv.
+rm -rf .venv.old
+if [ -d .venv ]; then
+  mv .venv .venv.old
+  trap 'status=$?; if [ $status -ne 0 ] && [ -d .venv.old ]; then rm -rf .venv; mv .venv.old .venv;
+    echo "install.sh: failed; the venv before is back in place, and the service as it was" >&2; fi' EXIT
+fi
 # --clear: a .venv left by `make demo` holds pip's own numpy, which would hide apt's.
 sudo -u "$user" python3 -m venv --clear --system-site-packages .venv
 pip=(sudo -u "$user" .venv/bin/python -m pip install --quiet)
@@ -44,6 +52,7 @@ fi
 "${pip[@]}" -c .venv/constraints.txt -e '.[pi]'
 
 bash deploy/unit.sh "$dir" "$user" > /etc/systemd/system/dicetray.service
+rm -rf .venv.old
 systemctl daemon-reload
 systemctl enable dicetray
 # restart, not start: on a re-run (an update) the service is already running the old code.

@@ -94,3 +94,42 @@ def test_install_from_a_root_shell_is_refused_before_it_does_anything(tmp_path: 
     assert done.returncode == 1
     assert "not from a root shell" in done.stderr
     assert done.stdout == "" and list(tmp_path.iterdir()) == [bin_dir]
+
+
+def test_an_update_whose_install_fails_leaves_the_venv_that_ran(tmp_path: Path) -> None:
+    """`git pull` then `sudo deploy/install.sh`, and pip cut short (the network gone):
+    the venv the service ran from was cleared first, and the appliance was left without
+    one until the script ran again. Here sudo, id, apt's python3 and its venv are faked,
+    and the new venv's pip fails."""
+    import os
+    import shutil
+
+    clone = tmp_path / "dicetray"
+    shutil.copytree(DEPLOY, clone / "deploy")
+    (clone / ".venv" / "bin").mkdir(parents=True)
+    (clone / ".venv" / "bin" / "dicetray").write_text("the version that ran\n")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    scripts = {
+        "id": '[ "$1" = -u ] && echo 0 || echo root',
+        "sudo": 'shift 2; exec "$@"',            # sudo -u pi CMD...: runs CMD
+        "systemctl": f'echo "$@" >> {tmp_path}/systemctl',
+        # apt's python3: numpy 1.24 and picamera2 are there; its venvs' pip fails.
+        "python3": """case "$*" in
+  *"-m venv"*) mkdir -p .venv/bin; printf '#!/bin/sh\\nexit 1\\n' > .venv/bin/python;
+    chmod +x .venv/bin/python ;;
+  *split*) echo 1 ;;
+  *__version__*) echo 1.24.2 ;;
+esac""",
+    }
+    for name, body in scripts.items():
+        (fake / name).write_text(f"#!/bin/bash\n{body}\n")
+        (fake / name).chmod(0o755)
+    env = {**os.environ, "SUDO_USER": "pi", "PATH": f"{fake}:{os.environ['PATH']}"}
+    done = subprocess.run(["bash", str(clone / "deploy" / "install.sh")], capture_output=True,
+                          text=True, env=env, cwd=tmp_path, check=False, timeout=30)
+    assert done.returncode != 0
+    assert "the venv before is back in place" in done.stderr
+    assert (clone / ".venv" / "bin" / "dicetray").read_text() == "the version that ran\n"
+    assert not (clone / ".venv.old").exists()
+    assert not (tmp_path / "systemctl").exists()        # the service was not touched
