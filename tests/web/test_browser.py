@@ -323,16 +323,25 @@ def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         page.close()
 
 
-def test_the_tray_is_marked_again_by_tapping_its_new_corners(browser: Any, tmp_path: Path) -> None:
-    from calibration import Calibration, load_calibration
+@contextlib.contextmanager
+def _marking_a_marked_tray(browser: Any, tmp_path: Path) -> Iterator[tuple[Any, Any]]:
+    """The control page of a table whose 320x240 tray is marked, with "Mark the tray"
+    tapped and the saved outline drawn (shown until the first tap starts a new one)."""
+    from calibration import Calibration
 
     old = ((20.0, 15.0), (300.0, 15.0), (300.0, 225.0), (20.0, 225.0))
     with _control_page(browser, tmp_path,
                        Calibration(tray=old, image_size=(320, 240))) as (server, page):
         page.set_viewport_size({"width": 1024, "height": 900})
         page.click("#marktray")
-        # The saved outline is shown until the first tap starts the new one.
         page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
+        yield server, page
+
+
+def test_the_tray_is_marked_again_by_tapping_its_new_corners(browser: Any, tmp_path: Path) -> None:
+    from calibration import load_calibration
+
+    with _marking_a_marked_tray(browser, tmp_path) as (server, page):
         moved = [(40, 30), (290, 30), (290, 210), (40, 210)]   # the camera was raised
         for x, y in moved:          # the picture is shown at its own size here
             page.click("#trayimg", position={"x": x, "y": y})
@@ -352,14 +361,9 @@ def test_an_outline_saved_on_another_tablet_is_not_put_back_by_one_opened_before
         browser: Any, tmp_path: Path) -> None:
     """Two tablets open "Mark the tray"; one taps the new corners and saves. The other
     still drew the old outline, and its "Save the outline" put that one back."""
-    from calibration import Calibration, load_calibration
+    from calibration import load_calibration
 
-    old = ((20.0, 15.0), (300.0, 15.0), (300.0, 225.0), (20.0, 225.0))
-    with _control_page(browser, tmp_path,
-                       Calibration(tray=old, image_size=(320, 240))) as (server, page):
-        page.set_viewport_size({"width": 1024, "height": 900})
-        page.click("#marktray")
-        page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
+    with _marking_a_marked_tray(browser, tmp_path) as (server, page):
         other = browser.new_page(viewport={"width": 1024, "height": 900})
         other.goto(server.url + "/control")
         other.click("#marktray")
