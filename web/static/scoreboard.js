@@ -186,6 +186,8 @@ function fitColumns(board) {
 
 followState(render, (ok) => {
   const c = document.getElementById("conn");
-  c.textContent = ok ? "live" : "reconnecting…";
-  c.className = ok ? "conn" : "conn off";
+  // Lost, the board still shows the last state and nothing new comes: said big enough
+  // to be read from the sofa (the control page keeps its small corner line).
+  c.textContent = ok ? "live" : "connection to the table lost · reconnecting…";
+  c.className = ok ? "conn" : "conn off tv";
 });
