@@ -32,3 +32,42 @@ def test_a_lost_connection_is_said_in_letters_read_from_the_sofa(
     assert box["inside"], box
     assert "connection" in box["text"].lower(), box
     page.close()
+
+
+FAMILY = ["Mum", "Dad", "Grandma", "Grandpa", "Ella", "Oskar", "Aunt Liisa", "Uncle Pekka",
+          "Zoë", "Józef"]
+
+
+# The table of players is made small enough for the most players with the longest names;
+# with a family's names it has room to spare, and should use it: ten players in Pub
+# Chicago filled half the panel, their names in 15 px on a 4:3 TV.
+@pytest.mark.parametrize("family, players, options", [
+    ("ten_thousand", 8, {"opening": 500}),
+    ("pub_chicago", 10, {"variant": "bayrisch"}),
+    ("card_chicago", 10, {}),
+])
+@pytest.mark.parametrize("size", [(1920, 1080), (1024, 768)])
+def test_the_most_players_names_and_scores_are_read_from_the_sofa(
+        browser: Any, tmp_path: Path, family: str, players: int, options: dict[str, Any],
+        size: tuple[int, int]) -> None:
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game(family, FAMILY[:players], options)
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+        small = page.evaluate("""() => {
+            const out = [];
+            const panel = document.querySelector('#board .panel').getBoundingClientRect();
+            for (const el of document.querySelectorAll('#board .panel table:first-of-type tr > td')) {
+              if (!el.innerText.trim()) continue;
+              let zoom = 1;
+              for (let e = el; e; e = e.parentElement) zoom *= parseFloat(getComputedStyle(e).zoom) || 1;
+              const px = parseFloat(getComputedStyle(el).fontSize) * zoom;
+              const r = el.getBoundingClientRect();
+              if (px < 0.025 * innerHeight) out.push(el.innerText.trim().slice(0, 20) + ' ' + px.toFixed(1) + 'px');
+              if (r.bottom > panel.bottom + 1 || r.right > panel.right + 1) out.push(el.innerText.trim().slice(0, 20) + ' cut off');
+            }
+            return out;
+        }""")
+        assert small == [], f"{family} at {size}: {small}"
+    page.close()

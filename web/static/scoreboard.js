@@ -87,7 +87,7 @@ function sumChicagoPanel(game, state) {
   // Past six players the names get a smaller type than the scores, to wrap onto up to
   // three lines: at the scores' size a column holds four letters a line.
   const many = players.length > 6 ? " many" : "";
-  let right = `<table class="sheet${many}" style="font-size:${(4.4 * scale).toFixed(2)}vh"><thead><tr><th></th>` +
+  let right = `<table class="sheet${many}" data-fit="${scale}" style="font-size:${fitSize("4.4vh", scale)}"><thead><tr><th></th>` +
     players.map((p) => `<th class="${p === current ? "current" : ""}${gone.has(p) ? " muted" : ""}"><span class="nm">${esc(p)}</span></th>`).join("") +
     `</tr></thead><tbody>`;
   for (const row of game.sheet) {
@@ -151,7 +151,9 @@ function render(state) {
 /** Sizes that depend on the screen's: drawn afresh when the window changes (a kiosk
  *  browser going full screen after the first state). */
 function fitBoard(board) {
+  for (const el of board.querySelectorAll(":scope > * > *")) el.style.zoom = "";
   fitWinner(board);
+  growPanel(board);
   fitColumns(board);
 }
 window.addEventListener("resize", () => fitBoard(document.getElementById("board")));
@@ -166,11 +168,58 @@ function fitWinner(board) {
   }
 }
 
+/** A table of many players, made small enough for the longest names (rowScale), grows
+ *  back towards its full size as far as the panel has room: no taller or wider than the
+ *  panel, and no score or die wider than its cell. An upright phone sizes it by width. */
+function growPanel(board) {
+  const panel = board.querySelector(".panel");
+  if (!panel) return;
+  panel.style.removeProperty("--fit");
+  const table = panel.querySelector("[data-fit]");
+  const least = table ? Number(table.dataset.fit) : 1;
+  if (!(least < 1) || matchMedia("(orientation: portrait)").matches) return;
+  // (a cell that cuts its text short, a shown hand's player, is no cell too narrow)
+  const cells = [...panel.querySelectorAll("td")].filter((td) => getComputedStyle(td).overflowX === "visible");
+  const names = panel.querySelectorAll(".name, .nm");
+  const shownWhole = (el) => el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1;
+  const emHigh = (el) => el.scrollHeight / parseFloat(getComputedStyle(el).fontSize);
+  const whole = new Map([...names].filter(shownWhole).map((el) => [el, emHigh(el)]));
+  const letterRoom = (el) => el.clientWidth * el.clientHeight / parseFloat(getComputedStyle(el).fontSize) ** 2;
+  const letters = new Map([...names].filter((el) => !whole.has(el) && el.matches(".nm"))
+    .map((el) => [el, letterRoom(el)]));
+  const fits = (fit) => {
+    panel.style.setProperty("--fit", fit.toFixed(3));
+    if (panel.scrollHeight > panel.clientHeight + 1 || panel.scrollWidth > panel.clientWidth + 1) return false;
+    for (const td of cells) if (td.scrollWidth > td.clientWidth + 1) return false;
+    // Bigger letters are no help when they cut a name: one shown whole stays whole, a
+    // long one cut short (…) on one line keeps room for ten letters or so, not "Wolf…",
+    // and one over the sheet's three lines keeps as many letters as it had.
+    for (const name of names) {
+      if (whole.has(name)) {
+        if (!shownWhole(name)) return false;
+        // (nor broken onto more lines: "Oskar" in a narrow column became "O / sk / ar")
+        if (name.matches(".nm") && emHigh(name) > whole.get(name) + 0.3) return false;
+        continue;
+      }
+      if (letters.has(name)) { if (letterRoom(name) < letters.get(name) * 0.98) return false; continue; }
+      const room = 6 * parseFloat(getComputedStyle(name).fontSize);
+      if (name.clientWidth + 1 < Math.min(name.scrollWidth, room)) return false;
+    }
+    return true;
+  };
+  if (fits(1)) return;
+  let low = least, high = 1;
+  for (let i = 0; i < 7; i++) {
+    const mid = (low + high) / 2;
+    if (fits(mid)) low = mid; else high = mid;
+  }
+  fits(low);
+}
+
 /** A TV cannot scroll: a column taller than the screen is zoomed out until it fits (an
  *  8-way tie-break's note, a final round's banner of long names, Card Chicago's hands).
  *  An upright phone scrolls the page instead. */
 function fitColumns(board) {
-  for (const el of board.querySelectorAll(":scope > * > *")) el.style.zoom = "";
   if (matchMedia("(orientation: portrait)").matches) return;
   const bottom = window.innerHeight - parseFloat(getComputedStyle(board).paddingBottom);
   for (const column of board.children) {
