@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from web.fakes import FakeCamera, reading
 from web.live import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -70,4 +71,54 @@ def test_the_most_players_names_and_scores_are_read_from_the_sofa(
             return out;
         }""")
         assert small == [], f"{family} at {size}: {small}"
+    page.close()
+
+
+def _said_big(page: Any, words: str) -> float:
+    """The font size (px) of the board's line that holds ``words``; fails if none does."""
+    page.wait_for_function("(w) => document.querySelector('#board').innerText.includes(w)",
+                           arg=words, timeout=10_000)
+    size: float = page.evaluate("""(w) => {
+        const all = [...document.querySelectorAll('#board *')].filter((el) => el.innerText && el.innerText.includes(w));
+        return parseFloat(getComputedStyle(all[all.length - 1]).fontSize);
+    }""", words)
+    return size
+
+
+def test_a_throw_waiting_for_a_person_is_said_to_wait_on_the_control_page(
+        browser: Any, tmp_path: Path) -> None:
+    # "Check the tray…" sent the family to look at the dice: the throw waits for a tap on
+    # the control page, and the TV says so (and why) until it is checked.
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        server.table.handle_reading(reading(3, None))
+        page.goto(server.url + "/")
+        assert _said_big(page, "control page") >= 0.025 * 1080
+        server.table.correct_die(server.table.state()["reading"]["id"], 1, 4)
+        page.wait_for_function("!document.querySelector('#board').innerText.includes('control page')",
+                               timeout=10_000)
+    page.close()
+
+
+class _BrokenCamera(FakeCamera):
+    """A camera that gives no picture at all: the table says it stopped."""
+
+    name = "usb:0"
+
+    def read(self) -> Any:
+        raise RuntimeError("usb:0 stopped giving pictures (unplugged?)")
+
+
+@pytest.mark.parametrize("family", ["sum_chicago", "ten_thousand", "pub_chicago"])
+def test_a_camera_that_gives_no_picture_is_said_on_the_tv(
+        browser: Any, tmp_path: Path, family: str) -> None:
+    # A throw made now is read by no one: the family at the TV must know to enter it on
+    # the control page, not wait for the board to change.
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    with LiveServer(tmp_path / "data", camera=_BrokenCamera()) as server:
+        server.table.new_game(family, ["Aino", "Bertil"])
+        page.goto(server.url + "/")
+        assert _said_big(page, "camera") >= 0.025 * 720
+        assert "control page" in page.inner_text("#board")
     page.close()

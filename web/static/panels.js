@@ -24,6 +24,24 @@ function plural(n, one, many) { return `${n} ${n === 1 ? one : many || one + "s"
 
 function winnerBanner(text) { return `<div class="winner">${text}</div>`; }
 
+/** What the camera is doing, for the room: a throw waiting for a person (the TV named
+ *  no place: "Check the tray…" sent the family to the dice, not to the tablet), dice
+ *  rolling, or a camera that reads nothing now, so a throw must be entered by hand. */
+function trayHTML(state) {
+  const table = state.table || {}, camera = state.camera || {};
+  if (table.waiting) {
+    const why = (table.message || "").replace(/^check the tray:\s*/, "");
+    return `<div class="waiting">Throw to check on the control page` + (why ? ` (${esc(why)})` : "") + `</div>`;
+  }
+  const trouble = camera.name && (!camera.running || camera.stalled_s != null || camera.reopening);
+  if (trouble) {
+    const why = camera.reopening ? "being opened again" : camera.running ? "gives no picture" : "stopped";
+    return `<div class="waiting">The camera ${why}: enter throws on the control page</div>`;
+  }
+  if (camera.moving) return `<div class="muted chance">Rolling…</div>`;
+  return "";
+}
+
 /** The table of players scales down past `fit` rows so 8 or 10 players stay on screen. */
 function rowScale(rows, fit) { return Math.min(1, fit / Math.max(1, rows)); }
 
@@ -80,8 +98,7 @@ function tenThousandPanel(game, state) {
         `<span class="keep">${k.dice.map((v) => dieSVG(v, { cls: "small" })).join("")}<b>${k.points}</b></span>`).join("") + `</div>`;
     }
   }
-  if (state.table && state.table.waiting) left += `<div class="waiting">Check the tray…</div>`;
-  else if (state.camera && state.camera.moving) left += `<div class="muted chance">Rolling…</div>`;
+  left += trayHTML(state);
 
   if (last) {
     // Dice that can score (the largest choice) stand out from the dead ones.
@@ -171,8 +188,7 @@ function pubChicagoPanel(game, state) {
     else if (next.actions.includes("announce")) doing = "announces";
     left += `<div class="turn"><b>${esc(next.player)}</b> ${doing}</div>`;
   }
-  if (state.table && state.table.waiting) left += `<div class="waiting">Check the tray…</div>`;
-  else if (state.camera && state.camera.moving) left += `<div class="muted chance">Rolling…</div>`;
+  left += trayHTML(state);
 
   // The dice: the thrower's set-aside and loose dice, or else the latest result.
   // Until the first result of a new throw round, the round before stays on the table so

@@ -37,9 +37,7 @@ function turnHTML(game, state) {
     const what = actions.includes("roll") ? `throws${again}` : "to play";
     html += `<div class="turn"><b>${esc(next.player)}</b> ${what}</div>`;
   }
-  if (state.table && state.table.waiting) html += `<div class="waiting">Check the tray…</div>`;
-  else if (state.camera && state.camera.moving) html += `<div class="muted chance">Rolling…</div>`;
-  return html;
+  return html + trayHTML(state);
 }
 
 // How a finished game was decided, when the totals alone do not say: the tie-break's
