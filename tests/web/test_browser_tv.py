@@ -122,3 +122,26 @@ def test_a_camera_that_gives_no_picture_is_said_on_the_tv(
         assert _said_big(page, "camera") >= 0.025 * 720
         assert "control page" in page.inner_text("#board")
     page.close()
+
+
+def test_a_tie_break_thrown_level_again_is_said_with_its_throws(
+        browser: Any, tmp_path: Path) -> None:
+    # RULES.md §1: the tied throw again, as often as needed. After a tie-break throw that
+    # tied again the TV said only "Tie-break" and the last die: not that the throws
+    # tied, nor what each threw; nor, mid-throw, what those before had thrown.
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    with LiveServer(tmp_path / "data") as server:
+        table = server.table
+        table.new_game("sum_chicago", ["Mum", "Dad"], {"rounds": "low"})
+        while not table.state()["game"]["tie_break"]:
+            table.hand_roll([1, 2])                    # 3 each, in round 2 alone
+        table.hand_roll([3, 3])
+        table.hand_roll([2, 4])                        # 6 and 6: tied again
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board[data-family='sum_chicago'] .panel table")
+        board = page.inner_text("#board")
+        assert "tied again" in board and "Mum 6 · Dad 6" in board, board
+        table.hand_roll([6, 5])
+        page.wait_for_function("document.querySelector('#board').innerText.includes('Mum 11')",
+                               timeout=10_000)
+    page.close()

@@ -40,6 +40,30 @@ function turnHTML(game, state) {
   return html + trayHTML(state);
 }
 
+/** One round of tie-break throws, {name: sum}, as the TV says it: "Mum 6 · Dad 6", or
+ *  past three players the highest and the rest. */
+function tieThrows(t) {
+  const sums = Object.entries(t).sort((a, b) => b[1] - a[1]);
+  if (sums.length <= 3) return sums.map(([name, sum]) => `${esc(name)} ${sum}`).join(" · ");
+  return `${esc(sums[0][0])} ${sums[0][1]}, the others ${sums[1][1]} or less`;
+}
+
+/** The tie-break so far (RULES.md §1: the tied throw again as often as needed): how the
+ *  throw before tied again, and this throw's sums thrown yet. The last die alone did not
+ *  say that the throws had tied, nor what the others had thrown. */
+function tieBreakSoFar(tie) {
+  const rounds = tie.throws || [];
+  const done = rounds.slice(0, -1).filter((t) => Object.keys(t).length);
+  const now = rounds.length ? rounds[rounds.length - 1] : {};
+  let html = "";
+  if (done.length) {
+    html += `<div class="chance">tied again: ${tieThrows(done[done.length - 1])}` +
+      (done.length > 1 ? ` (tie-break throw ${done.length})` : "") + `</div>`;
+  }
+  if (Object.keys(now).length) html += `<div class="chance">this throw: ${tieThrows(now)}</div>`;
+  return html;
+}
+
 // How a finished game was decided, when the totals alone do not say: the tie-break's
 // throws, or who tied when no one could break the tie (RULES.md §1).
 function sumChicagoEnd(game) {
@@ -50,11 +74,7 @@ function sumChicagoEnd(game) {
   // Short enough for the TV: eight long names in four tie-break rounds ran 20 lines down
   // the screen. Past three players the sheet names them; past two rounds the last tells.
   const who = tied.length > 3 ? `${tied.length} players` : tied.map(esc).join(", ");
-  const said = (t) => {
-    const sums = Object.entries(t).sort((a, b) => b[1] - a[1]);
-    if (sums.length <= 3) return sums.map(([name, sum]) => `${esc(name)} ${sum}`).join(" · ");
-    return `${esc(sums[0][0])} ${sums[0][1]}, the others ${sums[1][1]} or less`;
-  };
+  const said = tieThrows;
   const throws = rounds.length > 2 ? [`of ${rounds.length} rounds, the last: ${said(rounds[rounds.length - 1])}`]
     : rounds.map(said);
   // The others tied having left, the one still playing wins with no tie-break (RULES.md §1).
@@ -72,6 +92,7 @@ function sumChicagoPanel(game, state) {
       `<div class="chance">chance of a hit ${pct(game.chance)}</div>`;
   } else if (game.tie_break && !game.finished) {
     left += `<div class="big">Tie-break</div><div class="chance">${game.tie_break.players.map(esc).join(", ")} throw again; highest sum wins</div>`;
+    left += tieBreakSoFar(game.tie_break);
   }
   left += turnHTML(game, state) + (game.finished ? sumChicagoEnd(game) : "") +
     lastRollHTML(game, state.reading);
