@@ -145,3 +145,28 @@ def test_a_tie_break_thrown_level_again_is_said_with_its_throws(
         page.wait_for_function("document.querySelector('#board').innerText.includes('Mum 11')",
                                timeout=10_000)
     page.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720), (1024, 768)])
+def test_pub_chicagos_short_names_are_shown_whole_at_the_end(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    # Five players of eight letters at most: at the game's end (tags "worst", "loser",
+    # "out by Chicago" beside them) "Ångström" was cut to "Ångs…" on a 1080-line TV.
+    import random
+
+    from scorer import pub_chicago
+
+    names = ["Zoë", "Józef", "Ångström", "Çağrı", "Đorđe"]
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    with LiveServer(tmp_path / "data") as server:
+        table = server.table
+        table.new_game("pub_chicago", names, {"variant": "bayrisch"})
+        rng = random.Random(3)
+        while not table.state()["game"]["finished"]:
+            table.act(pub_chicago.random_action(table.game, rng))
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board[data-family='pub_chicago'] .winner")
+        cut = page.evaluate("""() => [...document.querySelectorAll('#board .panel .name')]
+            .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)""")
+        assert cut == [], f"cut short at {size}: {cut}"
+    page.close()
