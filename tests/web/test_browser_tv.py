@@ -170,3 +170,24 @@ def test_pub_chicagos_short_names_are_shown_whole_at_the_end(
             .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)""")
         assert cut == [], f"cut short at {size}: {cut}"
     page.close()
+
+
+def test_card_chicagos_phase_stays_on_one_line_on_a_4_3_tv(browser: Any, tmp_path: Path) -> None:
+    # "Exchange 1" in the left column's 9vh letters broke into "Exchange" and "1" on a
+    # 1024x768 screen: the phase is one word and its number, read at a glance.
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("card_chicago", ["Zoë", "Józef", "Ångström", "Çağrı"])
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board[data-family='card_chicago'] .phase")
+        phase = page.eval_on_selector("#board .phase", """el => {
+            const range = document.createRange(); range.selectNodeContents(el);
+            const column = el.parentElement.getBoundingClientRect();
+            return {text: el.innerText, lines: range.getClientRects().length,
+                    px: parseFloat(getComputedStyle(el).fontSize),
+                    inside: range.getBoundingClientRect().right <= column.right + 1};
+        }""")
+        assert phase["text"].startswith("Exchange"), phase
+        assert phase["lines"] == 1 and phase["inside"], phase
+        assert phase["px"] >= 0.05 * 768, phase         # still the column's big word
+    page.close()

@@ -177,9 +177,10 @@ function fitBoard(board) {
 }
 window.addEventListener("resize", () => fitBoard(document.getElementById("board")));
 
-/** A winner's name is not broken mid-word: a line too wide for its column is made smaller. */
+/** A winner's name is not broken mid-word, nor Card Chicago's phase ("Exchange / 1" on a
+ *  4:3 screen): a line too wide for its column is made smaller. */
 function fitWinner(board) {
-  for (const el of board.querySelectorAll(".winner")) {
+  for (const el of board.querySelectorAll(".winner, .phase")) {
     el.style.fontSize = "";
     if (el.scrollWidth <= el.clientWidth + 1) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
