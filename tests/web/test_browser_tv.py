@@ -191,3 +191,39 @@ def test_card_chicagos_phase_stays_on_one_line_on_a_4_3_tv(browser: Any, tmp_pat
         assert phase["lines"] == 1 and phase["inside"], phase
         assert phase["px"] >= 0.05 * 768, phase         # still the column's big word
     page.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1024, 768)])
+def test_ten_players_sum_chicago_sheet_is_read_from_the_sofa(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    # Ten columns: the names over them, in a third of the scores' size, broke into
+    # "Mu / m" and "Osk / ar" on a 4:3 TV and took 1.6 % of its height; the scores 2.6 %.
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", FAMILY[:10])
+        for _ in range(13):
+            server.table.hand_roll([1, 2])
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board[data-family='sum_chicago'] .sheet")
+        faults = page.evaluate("""() => {
+            const out = [];
+            const least = 0.025 * innerHeight;
+            const panel = document.querySelector('#board .panel').getBoundingClientRect();
+            for (const nm of document.querySelectorAll('.sheet thead .nm')) {
+              const range = document.createRange(); range.selectNodeContents(nm);
+              const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.left) + ',' + Math.round(r.top))).size;
+              const px = parseFloat(getComputedStyle(nm).fontSize);
+              if (lines > 1) out.push(nm.textContent + ' broken');
+              if (nm.scrollWidth > nm.clientWidth + 1 || nm.scrollHeight > nm.clientHeight + 1) out.push(nm.textContent + ' cut');
+              if (px < least) out.push(nm.textContent + ' ' + px.toFixed(1) + 'px');
+            }
+            for (const td of document.querySelectorAll('.sheet tbody td:not(.rt), .sheet tfoot td')) {
+              const px = parseFloat(getComputedStyle(td).fontSize);
+              const r = td.getBoundingClientRect();
+              if (px < least) out.push('score ' + td.innerText + ' ' + px.toFixed(1) + 'px');
+              if (r.right > panel.right + 1 || r.bottom > panel.bottom + 1) out.push('cell cut off');
+            }
+            return [...new Set(out)];
+        }""")
+        assert faults == [], f"at {size}: {faults}"
+    page.close()

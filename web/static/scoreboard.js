@@ -103,8 +103,8 @@ function sumChicagoPanel(game, state) {
   // Up to six players and twelve rounds at full size; a bigger sheet shrinks to stay
   // on screen (three dice make 16 rounds; up to 40 players may sit in).
   const scale = Math.min(1, 6 / Math.max(1, players.length), 12 / Math.max(1, game.sheet.length));
-  // Past six players the names get a smaller type than the scores, to wrap onto up to
-  // three lines: at the scores' size a column holds four letters a line.
+  // Past six players the names stand upright over their columns (style.css): across,
+  // at the scores' size a column holds four letters a line.
   const many = players.length > 6 ? " many" : "";
   let right = `<table class="sheet${many}" data-fit="${scale}" style="font-size:${fitSize("4.4vh", scale)}"><thead><tr><th></th>` +
     players.map((p) => `<th class="${p === current ? "current" : ""}${gone.has(p) ? " muted" : ""}"><span class="nm">${esc(p)}</span></th>`).join("") +
@@ -204,7 +204,10 @@ function growPanel(board) {
   const shownWhole = (el) => el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1;
   const emHigh = (el) => el.scrollHeight / parseFloat(getComputedStyle(el).fontSize);
   const whole = new Map([...names].filter(shownWhole).map((el) => [el, emHigh(el)]));
-  const letterRoom = (el) => el.clientWidth * el.clientHeight / parseFloat(getComputedStyle(el).fontSize) ** 2;
+  const letterRoom = (el) => {   // (the box's own fractions: at 6 px a pixel rounded is a sixth)
+    const box = el.getBoundingClientRect();
+    return box.width * box.height / parseFloat(getComputedStyle(el).fontSize) ** 2;
+  };
   const letters = new Map([...names].filter((el) => !whole.has(el) && el.matches(".nm"))
     .map((el) => [el, letterRoom(el)]));
   const fits = (fit) => {
@@ -213,7 +216,7 @@ function growPanel(board) {
     for (const td of cells) if (td.scrollWidth > td.clientWidth + 1) return false;
     // Bigger letters are no help when they cut a name: one shown whole stays whole, a
     // long one cut short (…) on one line keeps room for ten letters or so, not "Wolf…",
-    // and one over the sheet's three lines keeps as many letters as it had.
+    // and one cut short on the sheet keeps as many letters as it had.
     for (const name of names) {
       if (whole.has(name)) {
         if (!shownWhole(name)) return false;
