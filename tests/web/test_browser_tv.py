@@ -227,3 +227,45 @@ def test_ten_players_sum_chicago_sheet_is_read_from_the_sofa(
         }""")
         assert faults == [], f"at {size}: {faults}"
     page.close()
+
+
+@pytest.mark.parametrize("players", [10, 40])
+def test_the_draw_for_the_starter_keeps_every_player_on_the_tv(
+        browser: Any, tmp_path: Path, players: int) -> None:
+    # The draw's board was never fitted to the screen: with ten players the last rows
+    # fell below the TV's edge, and a throw-off of long names ran the left column off it.
+    import json
+    import urllib.request
+
+    def post(path: str, body: dict[str, Any]) -> None:
+        request = urllib.request.Request(server.url + path, data=json.dumps(body).encode(),
+                                         headers={"Content-Type": "application/json"})
+        urllib.request.urlopen(request).read()
+
+    names = [(FAMILY * 4)[i] + (f" {i}" if i >= 10 else "") for i in range(players)]
+    names[0] = "Maximiliane-Anneliese von Hohenzollern"
+    names[1] = "Wolfeschlegelsteinhausenbergerdorffvoral"
+    page = browser.new_page(viewport={"width": 1280, "height": 720})
+    with LiveServer(tmp_path / "data") as server:
+        post("/api/draw", {"family": "sum_chicago", "players": names, "options": {}})
+        for value in [6, 6] + [2] * (players - 2):
+            post("/api/draw/throw", {"value": value})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board table.draw")
+        page.wait_for_function("document.querySelector('#board').innerText.includes('throw-off')")
+        outside = page.evaluate("""() => {
+            const out = [];
+            const panel = document.querySelector('#board .panel').getBoundingClientRect();
+            for (const row of document.querySelectorAll('#board table.draw tbody tr')) {
+              const r = row.getBoundingClientRect();
+              if (r.bottom > panel.bottom + 1) out.push(row.dataset.player + ' below the panel');
+            }
+            const left = document.querySelector('#board > div').getBoundingClientRect();
+            for (const el of document.querySelectorAll('#board > div:first-child > *')) {
+              const r = el.getBoundingClientRect();
+              if (r.bottom > innerHeight + 1) out.push(el.innerText.slice(0, 30) + ' below the screen');
+            }
+            return out;
+        }""")
+        assert outside == [], outside
+    page.close()

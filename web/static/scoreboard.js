@@ -154,6 +154,7 @@ function render(state) {
     board.dataset.family = "draw";
     const [left, right] = drawPanel(state.draw);
     board.innerHTML = `<div>${left}</div><div class="panel">${right}</div>`;
+    fitBoard(board);   // ten players' rows fell below the TV's edge
     return;
   }
   board.dataset.family = game ? game.family : "";   // lets the stylesheet size columns per family
