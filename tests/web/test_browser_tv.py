@@ -269,3 +269,28 @@ def test_the_draw_for_the_starter_keeps_every_player_on_the_tv(
         }""")
         assert outside == [], outside
     page.close()
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1024, 768)])
+def test_pub_chicagos_best_worst_and_loser_are_read_from_the_sofa(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    # Who was best and worst decides who takes (or lays down) a lid: the tags saying it
+    # were 60 % of the names' size, 14.7 px on a 4:3 TV with two players and room to spare.
+    import random
+
+    from scorer import pub_chicago
+
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    with LiveServer(tmp_path / "data") as server:
+        table = server.table
+        table.new_game("pub_chicago", ["Mum", "Dad"], {"variant": "bayrisch"})
+        rng = random.Random(3)
+        while not table.state()["game"]["finished"]:
+            table.act(pub_chicago.random_action(table.game, rng))
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board[data-family='pub_chicago'] .winner")
+        tags = page.evaluate("""() => [...document.querySelectorAll('#board .panel .tag')]
+            .map((el) => [el.innerText, parseFloat(getComputedStyle(el).fontSize)])""")
+        assert {text for text, _ in tags} >= {"best", "worst", "loser"}, tags
+        assert all(px >= 0.025 * size[1] for _, px in tags), tags
+    page.close()
