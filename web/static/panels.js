@@ -24,8 +24,31 @@ function plural(n, one, many) { return `${n} ${n === 1 ? one : many || one + "s"
 
 function winnerBanner(text) { return `<div class="winner">${text}</div>`; }
 
+/** What the camera is doing, for the room: a throw waiting for a person (the TV named
+ *  no place: "Check the tray…" sent the family to the dice, not to the tablet), dice
+ *  rolling, or a camera that reads nothing now, so a throw must be entered by hand. */
+function trayHTML(state) {
+  const table = state.table || {}, camera = state.camera || {};
+  if (table.waiting) {
+    const why = (table.message || "").replace(/^check the tray:\s*/, "");
+    return `<div class="waiting">Throw to check on the control page` + (why ? ` (${esc(why)})` : "") + `</div>`;
+  }
+  const trouble = camera.name && (!camera.running || camera.stalled_s != null || camera.reopening);
+  if (trouble) {
+    const why = camera.reopening ? "being opened again" : camera.running ? "gives no picture" : "stopped";
+    return `<div class="waiting">The camera ${why}: enter throws on the control page</div>`;
+  }
+  if (camera.moving) return `<div class="muted chance">Rolling…</div>`;
+  return "";
+}
+
 /** The table of players scales down past `fit` rows so 8 or 10 players stay on screen. */
 function rowScale(rows, fit) { return Math.min(1, fit / Math.max(1, rows)); }
+
+/** A font size of `base` (a CSS length) at `scale`, which the TV then grows as far as the
+ *  panel has room (growPanel in scoreboard.js sets --fit): rowScale alone is made for the
+ *  longest names and left ten rows in half the panel, their names in 15 px at 720 lines. */
+function fitSize(base, scale) { return `calc(${base} * var(--fit, ${scale.toFixed(3)}))`; }
 
 // -- 10000 -------------------------------------------------------------------------------
 
@@ -75,8 +98,7 @@ function tenThousandPanel(game, state) {
         `<span class="keep">${k.dice.map((v) => dieSVG(v, { cls: "small" })).join("")}<b>${k.points}</b></span>`).join("") + `</div>`;
     }
   }
-  if (state.table && state.table.waiting) left += `<div class="waiting">Check the tray…</div>`;
-  else if (state.camera && state.camera.moving) left += `<div class="muted chance">Rolling…</div>`;
+  left += trayHTML(state);
 
   if (last) {
     // Dice that can score (the largest choice) stand out from the dead ones.
@@ -96,7 +118,7 @@ function tenThousandPanel(game, state) {
 
   const current = next.player;
   const scale = rowScale(game.players.length, 5);
-  let right = `<table class="scores tt" style="font-size:${(4.4 * scale).toFixed(2)}vh">` + game.players.map((p) => {
+  let right = `<table class="scores tt" data-fit="${scale}" style="font-size:${fitSize("4.4vh", scale)}">` + game.players.map((p) => {
     const share = Math.max(0, Math.min(1, p.score / game.target));
     return `<tr class="${p.name === current ? "current" : ""}"><td><span class="name">${esc(p.name)}</span>` +
       (p.opened || !game.opening ? "" : ` <small class="muted">not opened</small>`) +
@@ -166,8 +188,7 @@ function pubChicagoPanel(game, state) {
     else if (next.actions.includes("announce")) doing = "announces";
     left += `<div class="turn"><b>${esc(next.player)}</b> ${doing}</div>`;
   }
-  if (state.table && state.table.waiting) left += `<div class="waiting">Check the tray…</div>`;
-  else if (state.camera && state.camera.moving) left += `<div class="muted chance">Rolling…</div>`;
+  left += trayHTML(state);
 
   // The dice: the thrower's set-aside and loose dice, or else the latest result.
   // Until the first result of a new throw round, the round before stays on the table so
@@ -202,7 +223,7 @@ function pubChicagoPanel(game, state) {
   for (const p of game.players) info[p.name] = p;
   const scale = rowScale(game.players.length, 6);
   // Bounded by the width too: a 4:3 screen (a tablet lying down) has less panel per vh.
-  let right = `<table class="scores pub" style="font-size:min(${(4.2 * scale).toFixed(2)}vh, ${(2.4 * scale).toFixed(2)}vw)">` +
+  let right = `<table class="scores pub" data-fit="${scale}" style="font-size:${fitSize("min(4.2vh, 2.4vw)", scale)}">` +
     `<thead><tr><th>${shown ? `round ${shown.number}${shown === game.round ? "" : " · over"}` : ""}</th><th>${lids ? "lids" : "strokes"}</th><th>result</th><th>value</th><th></th></tr></thead><tbody>`;
   for (const name of order.concat(others)) {
     const p = info[name] || { score: 0, status: "" };
@@ -280,7 +301,7 @@ function cardChicagoPanel(game, state) {
   const tricks = {};
   for (const t of deal.tricks) tricks[t.winner] = (tricks[t.winner] || 0) + 1;
   const scale = rowScale(game.players.length, 5);
-  let right = `<table class="scores cc" style="font-size:${(4.2 * scale).toFixed(2)}vh">` + game.players.map((p) => {
+  let right = `<table class="scores cc" data-fit="${scale}" style="font-size:${fitSize("4.2vh", scale)}">` + game.players.map((p) => {
     const share = Math.max(0, Math.min(1, p.score / 52));
     const badges = [];
     if (p.name === deal.dealer) badges.push(`<span class="tag">dealer</span>`);
@@ -301,15 +322,15 @@ function cardChicagoPanel(game, state) {
     // scores alone took the panel and five of the hands fell below the TV's edge. On a
     // 4:3 screen they shrink with its width as well: at 1024x768 the cards left the
     // hand's name a column two letters wide.
-    right += `<h2 class="showhead" style="font-size:${(3.4 * scale).toFixed(2)}vh">Round ${show.round}: ` +
+    right += `<h2 class="showhead" style="font-size:${fitSize("3.4vh", scale)}">Round ${show.round}: ` +
       (show.best ? `${esc(show.best)} ${what} · ${esc(show.name)}` : esc(show.note)) +
-      `</h2><table class="shows" style="font-size:min(${(3 * scale).toFixed(2)}vh, ${(1.7 * scale).toFixed(2)}vw)">` + Object.entries(show.hands).map(([name, h]) =>
+      `</h2><table class="shows" style="font-size:${fitSize("min(3vh, 1.7vw)", scale)}">` + Object.entries(show.hands).map(([name, h]) =>
       `<tr class="${name === show.best ? "best" : ""}"><td>${esc(name)}</td><td>${handHTML(h.cards)}</td>` +
       `<td class="muted">${esc(h.name)}</td></tr>`).join("") + `</table>`;
     if (show.best && show.note) right += `<div class="muted">${esc(show.note)}</div>`;
   }
   if (deal.tricks.length) {
-    right += `<div class="outcome" style="font-size:${(3 * scale).toFixed(2)}vh">Tricks: ` + deal.tricks.map((t) => `${t.number}. <span class="who">${esc(t.winner)}</span>` +
+    right += `<div class="outcome" style="font-size:${fitSize("3vh", scale)}">Tricks: ` + deal.tricks.map((t) => `${t.number}. <span class="who">${esc(t.winner)}</span>` +
       (t.card ? ` ${cardHTML(t.card)}` : "")).join(" · ") + `</div>`;
   }
   return [left, right];

@@ -37,8 +37,30 @@ function turnHTML(game, state) {
     const what = actions.includes("roll") ? `throws${again}` : "to play";
     html += `<div class="turn"><b>${esc(next.player)}</b> ${what}</div>`;
   }
-  if (state.table && state.table.waiting) html += `<div class="waiting">Check the tray…</div>`;
-  else if (state.camera && state.camera.moving) html += `<div class="muted chance">Rolling…</div>`;
+  return html + trayHTML(state);
+}
+
+/** One round of tie-break throws, {name: sum}, as the TV says it: "Mum 6 · Dad 6", or
+ *  past three players the highest and the rest. */
+function tieThrows(t) {
+  const sums = Object.entries(t).sort((a, b) => b[1] - a[1]);
+  if (sums.length <= 3) return sums.map(([name, sum]) => `${esc(name)} ${sum}`).join(" · ");
+  return `${esc(sums[0][0])} ${sums[0][1]}, the others ${sums[1][1]} or less`;
+}
+
+/** The tie-break so far (RULES.md §1: the tied throw again as often as needed): how the
+ *  throw before tied again, and this throw's sums thrown yet. The last die alone did not
+ *  say that the throws had tied, nor what the others had thrown. */
+function tieBreakSoFar(tie) {
+  const rounds = tie.throws || [];
+  const done = rounds.slice(0, -1).filter((t) => Object.keys(t).length);
+  const now = rounds.length ? rounds[rounds.length - 1] : {};
+  let html = "";
+  if (done.length) {
+    html += `<div class="chance">tied again: ${tieThrows(done[done.length - 1])}` +
+      (done.length > 1 ? ` (tie-break throw ${done.length})` : "") + `</div>`;
+  }
+  if (Object.keys(now).length) html += `<div class="chance">this throw: ${tieThrows(now)}</div>`;
   return html;
 }
 
@@ -52,11 +74,7 @@ function sumChicagoEnd(game) {
   // Short enough for the TV: eight long names in four tie-break rounds ran 20 lines down
   // the screen. Past three players the sheet names them; past two rounds the last tells.
   const who = tied.length > 3 ? `${tied.length} players` : tied.map(esc).join(", ");
-  const said = (t) => {
-    const sums = Object.entries(t).sort((a, b) => b[1] - a[1]);
-    if (sums.length <= 3) return sums.map(([name, sum]) => `${esc(name)} ${sum}`).join(" · ");
-    return `${esc(sums[0][0])} ${sums[0][1]}, the others ${sums[1][1]} or less`;
-  };
+  const said = tieThrows;
   const throws = rounds.length > 2 ? [`of ${rounds.length} rounds, the last: ${said(rounds[rounds.length - 1])}`]
     : rounds.map(said);
   // The others tied having left, the one still playing wins with no tie-break (RULES.md §1).
@@ -74,6 +92,7 @@ function sumChicagoPanel(game, state) {
       `<div class="chance">chance of a hit ${pct(game.chance)}</div>`;
   } else if (game.tie_break && !game.finished) {
     left += `<div class="big">Tie-break</div><div class="chance">${game.tie_break.players.map(esc).join(", ")} throw again; highest sum wins</div>`;
+    left += tieBreakSoFar(game.tie_break);
   }
   left += turnHTML(game, state) + (game.finished ? sumChicagoEnd(game) : "") +
     lastRollHTML(game, state.reading);
@@ -84,10 +103,10 @@ function sumChicagoPanel(game, state) {
   // Up to six players and twelve rounds at full size; a bigger sheet shrinks to stay
   // on screen (three dice make 16 rounds; up to 40 players may sit in).
   const scale = Math.min(1, 6 / Math.max(1, players.length), 12 / Math.max(1, game.sheet.length));
-  // Past six players the names get a smaller type than the scores, to wrap onto up to
-  // three lines: at the scores' size a column holds four letters a line.
+  // Past six players the names stand upright over their columns (style.css): across,
+  // at the scores' size a column holds four letters a line.
   const many = players.length > 6 ? " many" : "";
-  let right = `<table class="sheet${many}" style="font-size:${(4.4 * scale).toFixed(2)}vh"><thead><tr><th></th>` +
+  let right = `<table class="sheet${many}" data-fit="${scale}" style="font-size:${fitSize("4.4vh", scale)}"><thead><tr><th></th>` +
     players.map((p) => `<th class="${p === current ? "current" : ""}${gone.has(p) ? " muted" : ""}"><span class="nm">${esc(p)}</span></th>`).join("") +
     `</tr></thead><tbody>`;
   for (const row of game.sheet) {
@@ -135,6 +154,7 @@ function render(state) {
     board.dataset.family = "draw";
     const [left, right] = drawPanel(state.draw);
     board.innerHTML = `<div>${left}</div><div class="panel">${right}</div>`;
+    fitBoard(board);   // ten players' rows fell below the TV's edge
     return;
   }
   board.dataset.family = game ? game.family : "";   // lets the stylesheet size columns per family
@@ -151,14 +171,17 @@ function render(state) {
 /** Sizes that depend on the screen's: drawn afresh when the window changes (a kiosk
  *  browser going full screen after the first state). */
 function fitBoard(board) {
+  for (const el of board.querySelectorAll(":scope > * > *")) el.style.zoom = "";
   fitWinner(board);
+  growPanel(board);
   fitColumns(board);
 }
 window.addEventListener("resize", () => fitBoard(document.getElementById("board")));
 
-/** A winner's name is not broken mid-word: a line too wide for its column is made smaller. */
+/** A winner's name is not broken mid-word, nor Card Chicago's phase ("Exchange / 1" on a
+ *  4:3 screen): a line too wide for its column is made smaller. */
 function fitWinner(board) {
-  for (const el of board.querySelectorAll(".winner")) {
+  for (const el of board.querySelectorAll(".winner, .phase")) {
     el.style.fontSize = "";
     if (el.scrollWidth <= el.clientWidth + 1) continue;
     const size = parseFloat(getComputedStyle(el).fontSize);
@@ -166,11 +189,61 @@ function fitWinner(board) {
   }
 }
 
+/** A table of many players, made small enough for the longest names (rowScale), grows
+ *  back towards its full size as far as the panel has room: no taller or wider than the
+ *  panel, and no score or die wider than its cell. An upright phone sizes it by width. */
+function growPanel(board) {
+  const panel = board.querySelector(".panel");
+  if (!panel) return;
+  panel.style.removeProperty("--fit");
+  const table = panel.querySelector("[data-fit]");
+  const least = table ? Number(table.dataset.fit) : 1;
+  if (!(least < 1) || matchMedia("(orientation: portrait)").matches) return;
+  // (a cell that cuts its text short, a shown hand's player, is no cell too narrow)
+  const cells = [...panel.querySelectorAll("td")].filter((td) => getComputedStyle(td).overflowX === "visible");
+  const names = panel.querySelectorAll(".name, .nm");
+  const shownWhole = (el) => el.scrollWidth <= el.clientWidth + 1 && el.scrollHeight <= el.clientHeight + 1;
+  const emHigh = (el) => el.scrollHeight / parseFloat(getComputedStyle(el).fontSize);
+  const whole = new Map([...names].filter(shownWhole).map((el) => [el, emHigh(el)]));
+  const letterRoom = (el) => {   // (the box's own fractions: at 6 px a pixel rounded is a sixth)
+    const box = el.getBoundingClientRect();
+    return box.width * box.height / parseFloat(getComputedStyle(el).fontSize) ** 2;
+  };
+  const letters = new Map([...names].filter((el) => !whole.has(el) && el.matches(".nm"))
+    .map((el) => [el, letterRoom(el)]));
+  const fits = (fit) => {
+    panel.style.setProperty("--fit", fit.toFixed(3));
+    if (panel.scrollHeight > panel.clientHeight + 1 || panel.scrollWidth > panel.clientWidth + 1) return false;
+    for (const td of cells) if (td.scrollWidth > td.clientWidth + 1) return false;
+    // Bigger letters are no help when they cut a name: one shown whole stays whole, a
+    // long one cut short (…) on one line keeps room for ten letters or so, not "Wolf…",
+    // and one cut short on the sheet keeps as many letters as it had.
+    for (const name of names) {
+      if (whole.has(name)) {
+        if (!shownWhole(name)) return false;
+        // (nor broken onto more lines: "Oskar" in a narrow column became "O / sk / ar")
+        if (name.matches(".nm") && emHigh(name) > whole.get(name) + 0.3) return false;
+        continue;
+      }
+      if (letters.has(name)) { if (letterRoom(name) < letters.get(name) * 0.98) return false; continue; }
+      const room = 6 * parseFloat(getComputedStyle(name).fontSize);
+      if (name.clientWidth + 1 < Math.min(name.scrollWidth, room)) return false;
+    }
+    return true;
+  };
+  if (fits(1)) return;
+  let low = least, high = 1;
+  for (let i = 0; i < 7; i++) {
+    const mid = (low + high) / 2;
+    if (fits(mid)) low = mid; else high = mid;
+  }
+  fits(low);
+}
+
 /** A TV cannot scroll: a column taller than the screen is zoomed out until it fits (an
  *  8-way tie-break's note, a final round's banner of long names, Card Chicago's hands).
  *  An upright phone scrolls the page instead. */
 function fitColumns(board) {
-  for (const el of board.querySelectorAll(":scope > * > *")) el.style.zoom = "";
   if (matchMedia("(orientation: portrait)").matches) return;
   const bottom = window.innerHeight - parseFloat(getComputedStyle(board).paddingBottom);
   for (const column of board.children) {
@@ -186,6 +259,8 @@ function fitColumns(board) {
 
 followState(render, (ok) => {
   const c = document.getElementById("conn");
-  c.textContent = ok ? "live" : "reconnecting…";
-  c.className = ok ? "conn" : "conn off";
+  // Lost, the board still shows the last state and nothing new comes: said big enough
+  // to be read from the sofa (the control page keeps its small corner line).
+  c.textContent = ok ? "live" : "connection to the table lost · reconnecting…";
+  c.className = ok ? "conn" : "conn off tv";
 });
