@@ -546,6 +546,9 @@ def test_any_family_can_be_started_and_played_from_the_control_page(
         board = context.new_page()
         board.goto(server.url + "/")
         board.wait_for_selector("text=No game yet")
+        # The address to type on the tablet is the one the TV reached the appliance by.
+        host = server.url.split("//", 1)[1]
+        assert f"control page: {host}/control" in board.inner_text("#board")
         control = context.new_page()
         control.goto(server.url + "/control")
         control.wait_for_selector("#family option[value='ten_thousand']", state="attached")

@@ -160,7 +160,9 @@ function render(state) {
   board.dataset.family = game ? game.family : "";   // lets the stylesheet size columns per family
   if (!game) {
     board.innerHTML = `<div><h1>dicetray</h1><div class="turn">No game yet</div>` +
-      `<div class="chance">Start one on the control page: <b>/control</b></div></div><div></div>`;
+      // The address as the TV reached the appliance: the one a tablet on the same network
+      // types (a bare "/control" left the family to find the Pi's address).
+      `<div class="chance">Start one on the control page: <b>${esc(location.host)}/control</b></div></div><div></div>`;
     return;
   }
   const [left, right] = (PANELS[game.family] || genericPanel)(game, state);
