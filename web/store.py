@@ -205,7 +205,7 @@ class Store:
                              f"any -shm) away, or back beside the database it belongs to")
         # A copy that cannot be read is kept aside too: the new database's first copy
         # would be written over the games it may hold still.
-        if not exists and self._games_in_copy() != 0:
+        if not exists and self._games_in(self.copy_path) != 0:
             self._set_old_copy_aside()
         try:
             # check_same_thread=False: the lock, not the thread, guards the connection.
@@ -213,7 +213,7 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(f"{self.path}: cannot open the database ({exc})") from None
         try:
-            if self._check_ours(db) and exists and self._games_in_copy() != 0:
+            if self._check_ours(db) and exists and self._games_in(self.copy_path) != 0:
                 # A file holding nothing where the games were (a first start cut short
                 # after the database was moved away): the copy of the games is kept aside.
                 self._set_old_copy_aside()
@@ -280,16 +280,13 @@ class Store:
 
     def _copied_games(self) -> int:
         """How many games the copy beside the database holds (0 without a readable one)."""
-        return self._games_in_copy() or 0
-
-    def _games_in_copy(self) -> int | None:
-        """How many games the copy beside the database holds: 0 without a copy, ``None``
-        for one that cannot be read (damaged, it may hold games still)."""
-        return self._games_in(self.copy_path)
+        return self._games_in(self.copy_path) or 0
 
     @staticmethod
     def _games_in(copy: Path) -> int | None:
-        """How many games the copy ``copy`` holds (as :meth:`_games_in_copy`)."""
+        """How many games the copy ``copy`` (the one beside the database, or one kept
+        aside) holds: 0 without a copy, ``None`` for one that cannot be read (damaged, it
+        may hold games still)."""
         if not copy.is_file() or _size(copy) == 0:
             return 0
         try:
