@@ -17,14 +17,14 @@ import logging
 import threading
 import time
 from types import ModuleType
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 import numpy as np
 
 from vision.exposure import OverexposureWatch
 from vision.frames import SourceClosed
 
-__all__ = ["LOCKED_CONTROLS", "PiCamera", "PiCameraUnavailable"]
+__all__ = ["LOCKED_CONTROLS", "PiCamera", "PiCameraUnavailable", "whole_view_mode"]
 
 LOCKED_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains")
 # libcamera 0.5's modes of exposure time and gain, and their values.
@@ -76,12 +76,12 @@ class PiCamera:
         self._overexposed = OverexposureWatch(fps)
         self.measured_again = 0
         """How often overexposed frames made the camera measure the light again."""
+        self.mode: Mapping[str, Any] | None = None
+        """The sensor mode asked for (:func:`whole_view_mode`), or None: picamera2's pick."""
         try:
             self._cam: Any = picamera2.Picamera2(number)
-            config = self._cam.create_video_configuration(
-                main={"size": tuple(size), "format": "RGB888"},
-                controls={"FrameRate": float(fps)})
-            self._cam.configure(config)
+            self.mode = whole_view_mode(_sensor_modes(self._cam), size, fps)
+            self._cam.configure(self._video_configuration(size, fps))
             self._cam.start()
             self.focus = self._focus()
             self.locked = self._settle_and_lock(settle_s, converge_s)
@@ -90,11 +90,32 @@ class PiCamera:
             self._release()
             raise PiCameraUnavailable(f"the Pi camera ({self.model}) would not start: {exc}") from exc
         shown = ", ".join(f"{k} {_short(v)}" for k, v in self.locked.items())
-        self.message = (f"Pi camera {number} ({self.model}), {width}x{height} at {fps:g} fps; "
+        view = (f" from its whole view ({self.mode['size'][0]}x{self.mode['size'][1]} mode)"
+                if self.mode is not None else "")
+        self.message = (f"Pi camera {number} ({self.model}), {width}x{height} at {fps:g} fps"
+                        f"{view}; "
                         + (f"{self.focus}; " if self.focus else "")
                         + (f"exposure locked: {shown}" if shown else
                            "this camera reports no exposure to lock"))
         """Which source this is, for the log and the control page."""
+
+    def _video_configuration(self, size: tuple[int, int], fps: float) -> Any:
+        """picamera2's video configuration: RGB888 frames of ``size`` at ``fps``, read from
+        the sensor mode :func:`whole_view_mode` chose, where there is one."""
+        main = {"size": tuple(size), "format": "RGB888"}
+        controls = {"FrameRate": float(fps)}
+        if self.mode is not None:
+            sensor: dict[str, Any] = {"output_size": tuple(self.mode["size"])}
+            if "bit_depth" in self.mode:
+                sensor["bit_depth"] = self.mode["bit_depth"]
+            try:
+                return self._cam.create_video_configuration(main=main, controls=controls,
+                                                            sensor=sensor)
+            except TypeError:
+                # A picamera2 older than its "sensor" key: it picks the mode itself.
+                log.info("Pi camera: this picamera2 cannot be asked for a sensor mode")
+                self.mode = None
+        return self._cam.create_video_configuration(main=main, controls=controls)
 
     def _focus(self) -> str:
         """Focus once on the tray, where the camera has a motorised lens (Camera Module 3).
@@ -195,6 +216,55 @@ class PiCamera:
                 step()
             except Exception:  # noqa: BLE001, S110 - releasing a camera that failed to start
                 pass
+
+
+def whole_view_mode(modes: Iterable[Mapping[str, Any]], size: tuple[int, int],
+                    fps: float) -> Mapping[str, Any] | None:
+    """The sensor mode to read ``size`` frames at ``fps`` from: the smallest that reads the
+    whole sensor, is at least ``size`` each way and runs at ``fps`` or faster.
+
+    Left to itself, picamera2 picks the mode nearest the asked size, which on a Camera
+    Module 3 is its fast 1536x864 mode: that reads only the middle two thirds of the sensor
+    each way, and the camera would have to hang half as high again to see the whole tray.
+    A mode reads the whole sensor when its ``crop_limits`` are the largest of all modes.
+    ``None`` when no mode qualifies (picamera2 then picks one itself).
+
+    >>> imx708 = [
+    ...     {"size": (1536, 864), "fps": 120.13, "crop_limits": (768, 432, 3072, 1728)},
+    ...     {"size": (2304, 1296), "fps": 56.03, "crop_limits": (0, 0, 4608, 2592)},
+    ...     {"size": (4608, 2592), "fps": 14.35, "crop_limits": (0, 0, 4608, 2592)}]
+    >>> whole_view_mode(imx708, (1280, 960), 15)["size"]
+    (2304, 1296)
+    >>> whole_view_mode(imx708, (1280, 960), 60) is None
+    True
+    """
+    modes = [m for m in modes if _mode_is_complete(m)]
+    if not modes:
+        return None
+    sensor = max((m["crop_limits"][2] * m["crop_limits"][3] for m in modes))
+    fitting = [m for m in modes
+               if m["crop_limits"][2] * m["crop_limits"][3] == sensor
+               and m["size"][0] >= size[0] and m["size"][1] >= size[1] and m["fps"] >= fps]
+    return min(fitting, key=lambda m: m["size"][0] * m["size"][1], default=None)
+
+
+def _sensor_modes(cam: Any) -> list[Mapping[str, Any]]:
+    """The camera's sensor modes, or none where picamera2 cannot list them (it tries each
+    mode in turn to learn its speed, which a busy or odd camera may refuse)."""
+    try:
+        return list(getattr(cam, "sensor_modes", []))
+    except Exception as exc:  # noqa: BLE001 - libcamera's errors come in many types
+        log.info("Pi camera: its sensor modes could not be listed (%s)", exc)
+        return []
+
+
+def _mode_is_complete(mode: Mapping[str, Any]) -> bool:
+    """Whether ``mode`` says its size, speed and crop (a picamera2 may leave one out)."""
+    try:
+        return (len(mode["size"]) == 2 and len(mode["crop_limits"]) == 4
+                and float(mode["fps"]) > 0)
+    except (KeyError, TypeError, ValueError):
+        return False
 
 
 def _import_picamera2() -> ModuleType:

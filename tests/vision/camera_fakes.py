@@ -15,10 +15,30 @@ import cv2
 import numpy as np
 
 
+IMX708_MODES = [  # a Camera Module 3, as `rpicam-hello --list-cameras` lists them
+    {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (1536, 864), "fps": 120.13,
+     "crop_limits": (768, 432, 3072, 1728)},
+    {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (2304, 1296), "fps": 56.03,
+     "crop_limits": (0, 0, 4608, 2592)},
+    {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (4608, 2592), "fps": 14.35,
+     "crop_limits": (0, 0, 4608, 2592)}]
+IMX219_MODES = [  # a Camera Module 2
+    {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (640, 480), "fps": 206.65,
+     "crop_limits": (1000, 752, 1280, 960)},
+    {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (1640, 1232), "fps": 41.85,
+     "crop_limits": (0, 0, 3280, 2464)},
+    {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (1920, 1080), "fps": 47.57,
+     "crop_limits": (680, 692, 1920, 1080)},
+    {"format": "SRGGB10_CSI2P", "bit_depth": 10, "size": (3280, 2464), "fps": 21.19,
+     "crop_limits": (0, 0, 3280, 2464)}]
+
+
 class FakePicamera2:
     """One Pi camera; the module's ``cameras`` list says what is connected."""
 
     cameras: list[dict[str, Any]] = [{"Model": "imx708", "Num": 0}]
+    modes: list[dict[str, Any]] | Exception = IMX708_MODES  # an Exception: listing them fails
+    sensor_key = True  # False: a picamera2 older than the configuration's "sensor" key
     autofocus: bool | None = True  # None: a fixed-focus module with no AfMode control
     exposure_modes = False  # True: libcamera 0.5 on, with ExposureTimeMode and AnalogueGainMode
     fill: int | None = None  # every channel of every frame at this level (None: blue 200)
@@ -49,8 +69,18 @@ class FakePicamera2:
             self.camera_controls["AnalogueGainMode"] = (0, 1, 0)
         type(self).opened.append(self)
 
-    def create_video_configuration(self, main: dict[str, Any], controls: dict[str, Any]) -> dict[str, Any]:
-        return {"main": dict(main), "controls": dict(controls)}
+    @property
+    def sensor_modes(self) -> list[dict[str, Any]]:
+        if isinstance(self.modes, Exception):
+            raise self.modes
+        return [dict(mode) for mode in self.modes]
+
+    def create_video_configuration(self, main: dict[str, Any], controls: dict[str, Any],
+                                   sensor: dict[str, Any] | None = None) -> dict[str, Any]:
+        if sensor is not None and not self.sensor_key:
+            raise TypeError("create_video_configuration() got an unexpected keyword argument 'sensor'")
+        config = {"main": dict(main), "controls": dict(controls)}
+        return config if sensor is None else {**config, "sensor": dict(sensor)}
 
     def configure(self, config: dict[str, Any]) -> None:
         assert not self.started, "picamera2 cannot be configured while running"
@@ -104,15 +134,19 @@ class FakePicamera2:
 def fake_picamera2(cameras: list[dict[str, Any]] | None = None, *,
                    fail_start: str | None = None,
                    autofocus: bool | None = True,
-                   exposure_modes: bool = False) -> types.ModuleType:
+                   exposure_modes: bool = False,
+                   modes: list[dict[str, Any]] | Exception = IMX708_MODES,
+                   sensor_key: bool = True) -> types.ModuleType:
     """A stand-in ``picamera2`` module with ``cameras`` connected; ``autofocus`` says
     whether their lens focuses (None: a fixed-focus module), ``exposure_modes`` whether
-    its libcamera has the ExposureTimeMode and AnalogueGainMode controls (0.5 on)."""
+    its libcamera has the ExposureTimeMode and AnalogueGainMode controls (0.5 on);
+    ``modes`` are the sensor's modes (an Exception: listing them raises it),
+    ``sensor_key`` whether the configuration takes a sensor mode (picamera2 0.3.13 on)."""
     module = types.ModuleType("picamera2")
     cls = type("Picamera2", (FakePicamera2,), {
         "cameras": list(FakePicamera2.cameras if cameras is None else cameras),
         "opened": [], "fail_start": fail_start, "autofocus": autofocus,
-        "exposure_modes": exposure_modes})
+        "exposure_modes": exposure_modes, "modes": modes, "sensor_key": sensor_key})
     module.Picamera2 = cls  # type: ignore[attr-defined]
     return module
 

@@ -2,6 +2,7 @@
 libraries, and replays of recorded frames."""
 from __future__ import annotations
 
+import doctest
 import threading
 import time
 from pathlib import Path
@@ -10,8 +11,9 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from camera_fakes import FakeCapture, fake_picamera2
+from camera_fakes import IMX219_MODES, IMX708_MODES, FakeCapture, fake_picamera2
 
+import vision.picamera
 from vision.cameras import CameraUnavailable, open_camera, reopener, usb_candidates
 from vision.frames import CameraThread, FrameSource, SimCamera, SourceClosed
 from vision.picamera import PiCamera, PiCameraUnavailable
@@ -146,11 +148,60 @@ def test_pi_camera_gives_bgr_frames_at_the_asked_size() -> None:
         assert frame.shape == (960, 1280, 3) and frame.dtype == np.uint8
         assert frame[0, 0, 0] == 200  # RGB888 is already OpenCV's BGR: no channel swap
         fake = module.Picamera2.opened[0]
-        assert fake.config == {"main": {"size": (1280, 960), "format": "RGB888"},
-                               "controls": {"FrameRate": 15.0}}
+        assert fake.config["main"] == {"size": (1280, 960), "format": "RGB888"}
+        assert fake.config["controls"] == {"FrameRate": 15.0}
         assert cam.size == (1280, 960)
     finally:
         cam.close()
+
+
+@pytest.mark.parametrize(("modes", "model", "mode"), [
+    (IMX708_MODES, "imx708", (2304, 1296)),   # not its faster 1536x864, cut from the middle
+    (IMX219_MODES, "imx219", (1640, 1232)),   # not its 1920x1080, cut from the middle
+])
+def test_pi_camera_frames_come_from_the_sensors_whole_view(
+        modes: list[dict[str, Any]], model: str, mode: tuple[int, int]) -> None:
+    # A camera that sees only the middle of its sensor must hang higher to take in the tray.
+    module = fake_picamera2([{"Model": model, "Num": 0}], modes=modes)
+    cam = PiCamera(module=module, size=(1280, 960), fps=15, settle_s=0)
+    try:
+        fake = module.Picamera2.opened[0]
+        assert fake.config["sensor"] == {"output_size": mode, "bit_depth": 10}
+        assert fake.config["main"]["size"] == (1280, 960)
+        assert f"from its whole view ({mode[0]}x{mode[1]} mode)" in cam.message
+        assert cam.read().shape == (960, 1280, 3)
+    finally:
+        cam.close()
+
+
+def test_pi_camera_with_no_whole_view_mode_fast_enough_lets_picamera2_choose() -> None:
+    module = fake_picamera2(modes=IMX708_MODES)
+    cam = PiCamera(module=module, size=(1280, 960), fps=60, settle_s=0)   # 2304x1296: 56 fps
+    try:
+        assert "sensor" not in module.Picamera2.opened[0].config
+        assert "whole view" not in cam.message
+    finally:
+        cam.close()
+
+
+@pytest.mark.parametrize("fake", [
+    {"sensor_key": False},                                       # picamera2 before 0.3.13
+    {"modes": RuntimeError("Failed to configure camera")},       # its modes cannot be listed
+    {"modes": [{"size": (2304, 1296)}]},                          # modes without their crop
+])
+def test_a_pi_camera_whose_modes_cannot_be_used_still_starts(fake: dict[str, Any]) -> None:
+    module = fake_picamera2(**fake)
+    cam = PiCamera(module=module, size=(1280, 960), fps=15, settle_s=0)
+    try:
+        assert "sensor" not in module.Picamera2.opened[0].config
+        assert cam.read().shape == (960, 1280, 3)
+        assert "whole view" not in cam.message
+    finally:
+        cam.close()
+
+
+def test_whole_view_mode_examples() -> None:
+    assert doctest.testmod(vision.picamera).failed == 0
 
 
 def test_pi_camera_locks_exposure_and_white_balance_once_they_settle() -> None:
