@@ -80,6 +80,7 @@ class FakeCamera:
         self.unreadable_first = unreadable_first
         self._closed = threading.Event()
         self._period = 1.0 / fps
+        self._frames = 0
 
     def roll(self, values: Sequence[int] | None = None, count: int | None = None) -> tuple[int, ...]:
         """Throw: the next frames carry these values (4s when not given)."""
@@ -96,7 +97,12 @@ class FakeCamera:
             from vision.frames import SourceClosed
 
             raise SourceClosed("fake camera closed")
-        return np.zeros((8, 8, 3), np.uint8)
+        # A grey level of sensor noise, as any real camera has: a picture repeated to the
+        # bit is a stuck camera (vision.frames.CameraThread.since_new_picture).
+        self._frames += 1
+        frame = np.zeros((8, 8, 3), np.uint8)
+        frame[0, 0, 0] = self._frames % 2
+        return frame
 
     def close(self) -> None:
         self._closed.set()
