@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar, runtime_checkable
 
@@ -31,6 +32,10 @@ NO_PICTURE_PAUSE_S = 0.02  # a source's read gave no picture: wait this long to 
 # to the bit means the picture stopped changing; at 1280x960 the sample is 80x60 pixels,
 # a few tens of microseconds a frame (the whole frame would cost ten times that).
 SAME_PICTURE_STEP = 16
+
+# How many of the latest gaps between frames make the camera's pace: a few, so that one
+# frame late (the light measured again) does not make a camera look slow for long.
+PACE_FRAMES = 5
 
 
 def picture_sample(frame: np.ndarray) -> np.ndarray:
@@ -158,6 +163,8 @@ class CameraThread:
         self._clock = clock
         self._last_frame_at = self._last_new_at = clock()
         self._last_sample: np.ndarray | None = None
+        self._gaps: deque[float] = deque(maxlen=PACE_FRAMES)
+        self._had_frame = False
         # A recording may show one picture for long; a camera's sensor never does.
         self._repeats = bool(getattr(source, "repeats_pictures", False))
         self._stop = threading.Event()
@@ -181,6 +188,12 @@ class CameraThread:
         start, before the first): it grows while the source gives no frame, and while it
         gives the same picture again and again."""
         return self._clock() - self._last_new_at
+
+    def seconds_per_frame(self) -> float | None:
+        """How long the source has taken for a frame, over its latest few (None before
+        it has given two): a camera slowed to a frame every few seconds reads throws late."""
+        gaps = list(self._gaps)
+        return sum(gaps) / len(gaps) if gaps else None
 
     def _is_new_picture(self, frame: np.ndarray) -> bool:
         """Whether ``frame`` differs from the frame before (always, for a source that
@@ -207,7 +220,11 @@ class CameraThread:
                     continue
                 # Taken when the frame arrives, not when a consumer gets to it: a busy
                 # reader must not make a camera look stalled.
-                self._last_frame_at = self._clock()
+                now = self._clock()
+                if self._had_frame:     # the wait for the first is the camera starting
+                    self._gaps.append(now - self._last_frame_at)
+                self._had_frame = True
+                self._last_frame_at = now
                 if self._is_new_picture(frame):
                     self._last_new_at = self._last_frame_at
                 self.latest.publish(frame)

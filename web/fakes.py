@@ -108,6 +108,30 @@ class FakeCamera:
         self._closed.set()
 
 
+class FakeClock:
+    """A monotonic clock that moves only when a test (or a :class:`SlowCamera`) moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SlowCamera(FakeCamera):
+    """A fake camera that takes ``seconds`` of ``clock`` for each frame (without the
+    wait: the clock is moved as each frame is given)."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        super().__init__()
+        self.clock, self.seconds = clock, seconds
+
+    def read(self) -> np.ndarray:
+        frame = super().read()
+        self.clock.now += self.seconds
+        return frame
+
+
 class FakeWatcher:
     """Reports each throw of a :class:`FakeCamera`: ``moving``, then ``settled`` a frame later."""
 

@@ -64,6 +64,10 @@ CAMERA_STALLED_S = 5.0
 # and opening it again is what pulling its plug would do. Much shorter would cut off a
 # camera that is only slow for a moment; meanwhile a throw can be entered by hand.
 REOPEN_STALLED_S = 30.0
+# A camera that takes this long a frame, or longer (a webcam's exposure grown long in a
+# dim room, a USB port too slow for it), is said to be slow: the roll watcher waits for a
+# few still frames, so a throw is scored many seconds after it lands.
+SLOW_CAMERA_S = 1.5
 # How often a camera that failed (unplugged) is tried again: a webcam plugged back in
 # takes a second or two to appear anyway, and a try that finds no camera costs little.
 REOPEN_EVERY_S = 5.0
@@ -300,6 +304,9 @@ class Table:
             # While stalled: True when frames still come but show the same picture to the
             # bit (a stuck camera), False when none come at all.
             "frozen": False,
+            # Whole seconds the camera takes for a frame, once that is SLOW_CAMERA_S or
+            # more; None while it gives frames faster.
+            "slow_s": None,
             # True while a camera that failed or stalled is being opened again.
             "reopening": False,
             # Why the camera was last opened again: while it runs, it is back from that.
@@ -1515,6 +1522,7 @@ class Table:
                 return stuck
             if got is not None:
                 seen, frame = got
+                self._note_pace(camera_thread.seconds_per_frame())
                 try:
                     if hasattr(watcher, "watch_region"):
                         # Once the tray is marked, only it is watched for motion: people
@@ -1601,6 +1609,18 @@ class Table:
             return _stall_said(stalled, frozen, past=True)
         return None
 
+    def _note_pace(self, seconds: float | None) -> None:
+        """Tell the screens the camera is slow (``seconds`` a frame, in whole seconds), or
+        no longer is."""
+        shown = round(seconds) if seconds is not None and seconds >= SLOW_CAMERA_S else None
+        if shown == self._camera_status["slow_s"]:
+            return
+        if shown is not None and self._camera_status["slow_s"] is None:
+            log.warning("camera: slow, a picture every %d s", shown)
+        with self._lock:
+            self._camera_status["slow_s"] = shown
+            self._publish_status()
+
     def _note_stall(self, stalled: float | None, frozen: bool = False) -> None:
         """Tell the screens how long the camera has given no new picture (in whole seconds,
         so the control page counts up) and whether its frames still come (``frozen``), or
@@ -1624,7 +1644,8 @@ class Table:
         if error is not None and self._reopen is not None:
             return reason
         with self._lock:
-            self._camera_status.update(running=False, stalled_s=None, frozen=False, error=reason)
+            self._camera_status.update(running=False, stalled_s=None, frozen=False, slow_s=None,
+                                       error=reason)
             self._publish_status()
         return None
 
@@ -1637,7 +1658,8 @@ class Table:
         trying = f"{why}; trying to open it again every {self.reopen_every:g} s"
         with self._lock:
             self._camera_status.update(running=False, moving=False, stalled_s=None,
-                                       frozen=False, reopening=True, error=trying)
+                                       frozen=False, slow_s=None, reopening=True,
+                                       error=trying)
             self._publish_status()
         # Closing lets the device go (a hung one once its read returns), for the new open.
         self._camera_thread.stop()

@@ -13,21 +13,11 @@ from camera_fakes import FakeCapture
 from vision.cameras import reopener
 from vision.usbcamera import UsbCamera, UsbCameraError, UsbCameraUnavailable
 from web.app import create_app
-from web.fakes import FakeCamera, FakeWatcher
+from web.fakes import FakeCamera, FakeClock, FakeWatcher, SlowCamera
 from web.store import Store
 from web.table import Table
 
 from waiting import wait_for
-
-
-class FakeClock:
-    """A monotonic clock that moves only when a test moves it."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class TroubledCamera(FakeCamera):
@@ -168,6 +158,26 @@ def test_a_webcam_that_stays_stuck_is_closed_and_opened_again(data_dir: Path) ->
         table.new_game("sum_chicago", ["Aino", "Bertil"])
         plugged_in.roll([6, 1])
         wait_for(lambda: (table.state()["game"]["last_roll"] or {}).get("dice") == [6, 1])
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_a_camera_giving_a_picture_only_every_few_seconds_is_said_to_be_slow(
+        data_dir: Path) -> None:
+    """A webcam at a frame every 3 s (a dim room, a slow USB port) scored each throw ten
+    seconds after it landed, and nothing said why."""
+    clock = FakeClock()
+    camera = SlowCamera(clock, 3.0)
+    table = table_with(data_dir, camera, clock=clock)
+    try:
+        state = wait_for(lambda: (s := camera_state(table))["slow_s"] == 3 and s)
+        assert state["stalled_s"] is None and state["running"] and state["error"] is None
+        camera.seconds = 0.05                         # its pace comes back
+        wait_for(lambda: camera_state(table)["slow_s"] is None)
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        camera.roll([4, 2])
+        wait_for(lambda: (table.state()["game"]["last_roll"] or {}).get("dice") == [4, 2])
     finally:
         table.stop()
         table.store.close()
