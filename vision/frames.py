@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Generic, Protocol, TypeVar, runtime_checkable
 
@@ -17,12 +18,29 @@ import numpy as np
 
 from vision.sim import SimulatedTray
 
-__all__ = ["CameraThread", "FramePacer", "FrameSource", "Latest", "LatestFrame", "SimCamera", "SourceClosed"]
+__all__ = ["CameraThread", "FramePacer", "FrameSource", "Latest", "LatestFrame", "SimCamera", "SourceClosed",
+           "picture_sample"]
 
 T = TypeVar("T")
 
 
 NO_PICTURE_PAUSE_S = 0.02  # a source's read gave no picture: wait this long to read again
+
+# Every this many rows and columns of a frame are compared with the frame before, to tell
+# a camera that keeps giving the same picture (a hung webcam, a stuck driver buffer). A
+# real sensor's noise changes every pixel of every frame, so a sample that stays the same
+# to the bit means the picture stopped changing; at 1280x960 the sample is 80x60 pixels,
+# a few tens of microseconds a frame (the whole frame would cost ten times that).
+SAME_PICTURE_STEP = 16
+
+# How many of the latest gaps between frames make the camera's pace: a few, so that one
+# frame late (the light measured again) does not make a camera look slow for long.
+PACE_FRAMES = 5
+
+
+def picture_sample(frame: np.ndarray) -> np.ndarray:
+    """The pixels of ``frame`` compared to tell whether its picture is new (a copy)."""
+    return np.ascontiguousarray(frame[::SAME_PICTURE_STEP, ::SAME_PICTURE_STEP])
 
 
 class SourceClosed(RuntimeError):
@@ -31,7 +49,12 @@ class SourceClosed(RuntimeError):
 
 @runtime_checkable
 class FrameSource(Protocol):
-    """Anything that yields camera frames: BGR uint8, height x width x 3."""
+    """Anything that yields camera frames: BGR uint8, height x width x 3.
+
+    A source whose frames may repeat a picture to the bit as a matter of course (a replay
+    of a photo, or of a video that ended) says so with a true ``repeats_pictures``; any
+    other that does is taken to be stuck (:meth:`CameraThread.since_new_picture`).
+    """
 
     name: str
     message: str
@@ -127,7 +150,9 @@ class CameraThread:
     camera does). If the source fails, the thread stops, ``error`` holds the exception
     and the :class:`LatestFrame` is closed so consumers notice instead of waiting. A
     source that stops delivering without failing (a hung webcam) is noticed by
-    :meth:`since_last_frame` growing; ``clock`` tells the time for it (tests pass a fake).
+    :meth:`since_last_frame` growing; one that goes on giving the same picture (a stuck
+    driver buffer) by :meth:`since_new_picture` growing. ``clock`` tells the time for both
+    (tests pass a fake).
     """
 
     def __init__(self, source: FrameSource, latest: LatestFrame | None = None, *,
@@ -136,7 +161,12 @@ class CameraThread:
         self.latest = latest if latest is not None else LatestFrame()
         self.error: BaseException | None = None
         self._clock = clock
-        self._last_frame_at = clock()
+        self._last_frame_at = self._last_new_at = clock()
+        self._last_sample: np.ndarray | None = None
+        self._gaps: deque[float] = deque(maxlen=PACE_FRAMES)
+        self._had_frame = False
+        # A recording may show one picture for long; a camera's sensor never does.
+        self._repeats = bool(getattr(source, "repeats_pictures", False))
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -144,7 +174,7 @@ class CameraThread:
         """Start reading; returns self so ``CameraThread(src).start()`` reads naturally."""
         if self._thread is not None:
             raise RuntimeError("camera thread already started")
-        self._last_frame_at = self._clock()
+        self._last_frame_at = self._last_new_at = self._clock()
         self._thread = threading.Thread(target=self._run, name=f"camera-{self.source.name}", daemon=True)
         self._thread.start()
         return self
@@ -152,6 +182,28 @@ class CameraThread:
     def since_last_frame(self) -> float:
         """Seconds since the source last gave a frame (since the start, before the first)."""
         return self._clock() - self._last_frame_at
+
+    def since_new_picture(self) -> float:
+        """Seconds since the source last gave a frame unlike the one before it (since the
+        start, before the first): it grows while the source gives no frame, and while it
+        gives the same picture again and again."""
+        return self._clock() - self._last_new_at
+
+    def seconds_per_frame(self) -> float | None:
+        """How long the source has taken for a frame, over its latest few (None before
+        it has given two): a camera slowed to a frame every few seconds reads throws late."""
+        gaps = list(self._gaps)
+        return sum(gaps) / len(gaps) if gaps else None
+
+    def _is_new_picture(self, frame: np.ndarray) -> bool:
+        """Whether ``frame`` differs from the frame before (always, for a source that
+        repeats pictures as a matter of course)."""
+        if self._repeats:
+            return True
+        sample = picture_sample(frame)
+        same = self._last_sample is not None and np.array_equal(sample, self._last_sample)
+        self._last_sample = sample
+        return not same
 
     def _run(self) -> None:
         try:
@@ -168,7 +220,13 @@ class CameraThread:
                     continue
                 # Taken when the frame arrives, not when a consumer gets to it: a busy
                 # reader must not make a camera look stalled.
-                self._last_frame_at = self._clock()
+                now = self._clock()
+                if self._had_frame:     # the wait for the first is the camera starting
+                    self._gaps.append(now - self._last_frame_at)
+                self._had_frame = True
+                self._last_frame_at = now
+                if self._is_new_picture(frame):
+                    self._last_new_at = self._last_frame_at
                 self.latest.publish(frame)
         except SourceClosed:
             pass

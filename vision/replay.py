@@ -43,6 +43,8 @@ class Replay:
     """
 
     name = "replay"
+    repeats_pictures = True
+    """A photo, or a video that ended, gives the same picture again: no stuck camera."""
 
     def __init__(self, path: str | Path, *, fps: float = 15.0, hold_s: float = 3.0,
                  realtime: bool = True) -> None:

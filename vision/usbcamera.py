@@ -101,10 +101,35 @@ class UsbCamera:
         self._overexposed = OverexposureWatch(fps)
         self.measured_again = 0
         """How often overexposed frames made the camera measure the light again."""
-        self._cap = capture(index)
+        try:
+            self._cap = capture(index)
+        except Exception as exc:  # noqa: BLE001 - OpenCV raises cv2.error, no ValueError
+            # Said as the camera being unavailable, so that "auto" goes on to the next
+            # camera or the simulated tray instead of the service crashing at start.
+            raise UsbCameraUnavailable(f"/dev/video{index} would not open: {exc}") from exc
         if not self._cap.isOpened():
             self._cap.release()
             raise UsbCameraUnavailable(f"no camera at /dev/video{index}")
+        try:
+            first = self._start(size, fps, settle_s)
+        except Exception as exc:  # noqa: BLE001 - as above: a broken driver's cv2.error
+            self._cap.release()
+            raise UsbCameraUnavailable(f"/dev/video{index} would not start: {exc}") from exc
+        if first is None:
+            self._cap.release()
+            raise UsbCameraUnavailable(f"/dev/video{index} opens but gives no picture")
+        self.size = (first.shape[1], first.shape[0])
+        what = " and ".join(self.locked) if self.locked else "nothing"
+        shown = " ".join(filter(None, (f"{self.size[0]}x{self.size[1]}",
+                                       _format_name(self._cap.get(cv2.CAP_PROP_FOURCC)))))
+        self.message = (f"USB camera {index}, {shown}; locked {what}"
+                        + ("" if len(self.locked) == 2 else
+                           " (this camera keeps adjusting the rest itself)"))
+        """Which source this is, for the log and the control page."""
+
+    def _start(self, size: tuple[int, int], fps: float, settle_s: float) -> np.ndarray | None:
+        """Ask for ``size`` at ``fps``, let exposure settle and lock it; the first frame
+        (None when the camera gives none)."""
         # The format first: V4L2 fits the size to the formats the camera offers.
         self._cap.set(cv2.CAP_PROP_FOURCC, float(MJPG))
         self._cap.set(cv2.CAP_PROP_FRAME_WIDTH, float(size[0]))
@@ -114,21 +139,13 @@ class UsbCamera:
         self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1.0)
         first = self._grab(settle_s)
         if first is None:
-            self._cap.release()
-            raise UsbCameraUnavailable(f"/dev/video{index} opens but gives no picture")
-        self.size = (first.shape[1], first.shape[0])
+            return None
         # The rate the camera took (some give 30 whatever is asked): the roll watcher
         # times its waits by it.
         got = float(self._cap.get(cv2.CAP_PROP_FPS) or 0.0)
         self.fps = got if 1.0 <= got <= 240.0 else float(fps)
         self.locked = self._lock_exposure()
-        what = " and ".join(self.locked) if self.locked else "nothing"
-        shown = " ".join(filter(None, (f"{self.size[0]}x{self.size[1]}",
-                                       _format_name(self._cap.get(cv2.CAP_PROP_FOURCC)))))
-        self.message = (f"USB camera {index}, {shown}; locked {what}"
-                        + ("" if len(self.locked) == 2 else
-                           " (this camera keeps adjusting the rest itself)"))
-        """Which source this is, for the log and the control page."""
+        return first
 
     def _grab(self, settle_s: float) -> np.ndarray | None:
         """Read frames for ``settle_s`` seconds (exposure settles); the last, or None."""

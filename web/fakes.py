@@ -80,6 +80,7 @@ class FakeCamera:
         self.unreadable_first = unreadable_first
         self._closed = threading.Event()
         self._period = 1.0 / fps
+        self._frames = 0
 
     def roll(self, values: Sequence[int] | None = None, count: int | None = None) -> tuple[int, ...]:
         """Throw: the next frames carry these values (4s when not given)."""
@@ -96,10 +97,39 @@ class FakeCamera:
             from vision.frames import SourceClosed
 
             raise SourceClosed("fake camera closed")
-        return np.zeros((8, 8, 3), np.uint8)
+        # A grey level of sensor noise, as any real camera has: a picture repeated to the
+        # bit is a stuck camera (vision.frames.CameraThread.since_new_picture).
+        self._frames += 1
+        frame = np.zeros((8, 8, 3), np.uint8)
+        frame[0, 0, 0] = self._frames % 2
+        return frame
 
     def close(self) -> None:
         self._closed.set()
+
+
+class FakeClock:
+    """A monotonic clock that moves only when a test (or a :class:`SlowCamera`) moves it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class SlowCamera(FakeCamera):
+    """A fake camera that takes ``seconds`` of ``clock`` for each frame (without the
+    wait: the clock is moved as each frame is given)."""
+
+    def __init__(self, clock: FakeClock, seconds: float) -> None:
+        super().__init__()
+        self.clock, self.seconds = clock, seconds
+
+    def read(self) -> np.ndarray:
+        frame = super().read()
+        self.clock.now += self.seconds
+        return frame
 
 
 class FakeWatcher:

@@ -4,6 +4,8 @@ the benchmark, which need a real HTTP server (SSE through waitress) but no camer
 from __future__ import annotations
 
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -20,13 +22,15 @@ class LiveServer:
 
     ``server.table`` is the table behind it (no camera unless one is given), so a caller
     can feed it readings as the camera would. ``port`` 0 is a free one; another server on
-    the port of one that ended is that server restarted.
+    the port of one that ended is that server restarted. ``clock`` times the camera (a
+    fake one lets a test make it slow without waiting).
     """
 
     def __init__(self, data_dir: str | Path, *, camera: Any = None, threads: int = 8,
-                 keep_alive: float = 15.0, calibrator: Any = None, port: int = 0) -> None:
+                 keep_alive: float = 15.0, calibrator: Any = None, port: int = 0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = Store(data_dir)
-        self.table = Table(self.store, camera=camera, calibrator=calibrator)
+        self.table = Table(self.store, camera=camera, calibrator=calibrator, clock=clock)
         self._server: Any = waitress.create_server(
             create_app(self.table, keep_alive=keep_alive), host="127.0.0.1", port=port,
             threads=threads, **WAITRESS_OPTIONS)

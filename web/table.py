@@ -64,6 +64,10 @@ CAMERA_STALLED_S = 5.0
 # and opening it again is what pulling its plug would do. Much shorter would cut off a
 # camera that is only slow for a moment; meanwhile a throw can be entered by hand.
 REOPEN_STALLED_S = 30.0
+# A camera that takes this long a frame, or longer (a webcam's exposure grown long in a
+# dim room, a USB port too slow for it), is said to be slow: the roll watcher waits for a
+# few still frames, so a throw is scored many seconds after it lands.
+SLOW_CAMERA_S = 1.5
 # How often a camera that failed (unplugged) is tried again: a webcam plugged back in
 # takes a second or two to appear anyway, and a try that finds no camera costs little.
 REOPEN_EVERY_S = 5.0
@@ -294,9 +298,15 @@ class Table:
             or ("no camera: enter throws by hand" if camera is None else None),
             "running": False, "moving": False, "error": None, "read_ms": None,
             "view_changed": False,
-            # Whole seconds the running camera has given no picture, once that is
-            # CAMERA_STALLED_S or more; None while frames come.
+            # Whole seconds the running camera has given no new picture, once that is
+            # CAMERA_STALLED_S or more; None while new pictures come.
             "stalled_s": None,
+            # While stalled: True when frames still come but show the same picture to the
+            # bit (a stuck camera), False when none come at all.
+            "frozen": False,
+            # Whole seconds the camera takes for a frame, once that is SLOW_CAMERA_S or
+            # more; None while it gives frames faster.
+            "slow_s": None,
             # True while a camera that failed or stalled is being opened again.
             "reopening": False,
             # Why the camera was last opened again: while it runs, it is back from that.
@@ -446,9 +456,8 @@ class Table:
         something moves in the tray: a hand in it is no die, but no empty tray either."""
         status = self._camera_status
         if status["stalled_s"] is not None:
-            raise TableError(f"the camera has given no picture for {status['stalled_s']} s: "
-                             "the empty tray is taken from a picture of now; wait for the camera",
-                             409)
+            raise TableError(f"{_stall_said(status['stalled_s'], status['frozen'])}: the empty "
+                             "tray is taken from a picture of now; wait for the camera", 409)
         if status["reopening"]:
             raise TableError("the camera is being opened again: the empty tray is taken from "
                              "its picture once it gives one", 409)
@@ -1508,14 +1517,12 @@ class Table:
             got = latest.wait_newer(seen, 0.5)
             if got is None and latest.closed:
                 return self._camera_ended(camera_thread.error)
-            if got is None:
-                stalled = camera_thread.since_last_frame()
-                self._note_stall(stalled if stalled >= self.stalled_after else None)
-                if self._reopen is not None and stalled >= self.reopen_stalled_after:
-                    return f"the camera gave no picture for {stalled:.0f} s"
-            else:
-                self._note_stall(None)
+            stuck = self._check_stall(camera_thread)
+            if stuck is not None:
+                return stuck
+            if got is not None:
                 seen, frame = got
+                self._note_pace(camera_thread.seconds_per_frame())
                 try:
                     if hasattr(watcher, "watch_region"):
                         # Once the tray is marked, only it is watched for motion: people
@@ -1588,18 +1595,46 @@ class Table:
             self._camera_status["error"] = message
             self._publish_status()
 
-    def _note_stall(self, stalled: float | None) -> None:
-        """Tell the screens how long the camera has given no picture (in whole seconds, so
-        the control page counts up), or that pictures come again (``None``)."""
-        shown = int(stalled) if stalled is not None else None
-        if shown == self._camera_status["stalled_s"]:
+    def _check_stall(self, camera_thread: Any) -> str | None:
+        """Tell the screens whether the camera gives new pictures; returns why it is to be
+        opened again once it has given none for ``reopen_stalled_after`` s, else None.
+
+        A camera whose frames still come but all show the same picture (a hung webcam, a
+        stuck driver buffer) reads no throw either: it is said and opened again as one
+        that gives no frame at all."""
+        stalled = camera_thread.since_new_picture()
+        frozen = camera_thread.since_last_frame() < min(stalled, self.stalled_after)
+        self._note_stall(stalled if stalled >= self.stalled_after else None, frozen)
+        if self._reopen is not None and stalled >= self.reopen_stalled_after:
+            return _stall_said(stalled, frozen, past=True)
+        return None
+
+    def _note_pace(self, seconds: float | None) -> None:
+        """Tell the screens the camera is slow (``seconds`` a frame, in whole seconds), or
+        no longer is."""
+        shown = round(seconds) if seconds is not None and seconds >= SLOW_CAMERA_S else None
+        if shown == self._camera_status["slow_s"]:
             return
-        if self._camera_status["stalled_s"] is None:
-            log.warning("camera: no picture for %d s", shown)
-        elif shown is None:
-            log.info("camera: pictures come again")
+        if shown is not None and self._camera_status["slow_s"] is None:
+            log.warning("camera: slow, a picture every %d s", shown)
         with self._lock:
-            self._camera_status["stalled_s"] = shown
+            self._camera_status["slow_s"] = shown
+            self._publish_status()
+
+    def _note_stall(self, stalled: float | None, frozen: bool = False) -> None:
+        """Tell the screens how long the camera has given no new picture (in whole seconds,
+        so the control page counts up) and whether its frames still come (``frozen``), or
+        that new pictures come again (``None``)."""
+        shown = int(stalled) if stalled is not None else None
+        frozen = frozen and shown is not None
+        if (shown, frozen) == (self._camera_status["stalled_s"], self._camera_status["frozen"]):
+            return
+        if shown is not None and self._camera_status["stalled_s"] is None:
+            log.warning("camera: %s", _stall_said(shown, frozen))
+        elif shown is None:
+            log.info("camera: new pictures come again")
+        with self._lock:
+            self._camera_status.update(stalled_s=shown, frozen=frozen)
             self._publish_status()
 
     def _camera_ended(self, error: BaseException | None) -> str | None:
@@ -1609,7 +1644,8 @@ class Table:
         if error is not None and self._reopen is not None:
             return reason
         with self._lock:
-            self._camera_status.update(running=False, stalled_s=None, error=reason)
+            self._camera_status.update(running=False, stalled_s=None, frozen=False, slow_s=None,
+                                       error=reason)
             self._publish_status()
         return None
 
@@ -1622,7 +1658,8 @@ class Table:
         trying = f"{why}; trying to open it again every {self.reopen_every:g} s"
         with self._lock:
             self._camera_status.update(running=False, moving=False, stalled_s=None,
-                                       reopening=True, error=trying)
+                                       frozen=False, slow_s=None, reopening=True,
+                                       error=trying)
             self._publish_status()
         # Closing lets the device go (a hung one once its read returns), for the new open.
         self._camera_thread.stop()
@@ -1820,6 +1857,21 @@ def _default_reader() -> Callable[[Any], Any]:
     from vision.reader import read_dice
 
     return read_dice
+
+
+def _stall_said(seconds: float, frozen: bool, *, past: bool = False) -> str:
+    """What a camera that gives no new picture does, in words for the family (``past``:
+    as the reason it was opened again).
+
+    >>> _stall_said(12, True)
+    "the camera's picture has not changed for 12 s (stuck?)"
+    >>> _stall_said(31.2, False, past=True)
+    'the camera gave no picture for 31 s'
+    """
+    if frozen:
+        what = "the camera's picture " + ("did not change" if past else "has not changed")
+        return f"{what} for {seconds:.0f} s (stuck?)"
+    return f"the camera {'gave' if past else 'has given'} no picture for {seconds:.0f} s"
 
 
 class _TrayRegion:

@@ -8,6 +8,7 @@ its own size, may refuse some controls, and can be unplugged.
 from __future__ import annotations
 
 import threading
+import time
 import types
 from typing import Any
 
@@ -161,13 +162,17 @@ class FakeCapture:
     ``obeys`` lists the properties the camera accepts; ``frames_left`` (when set) is how
     many frames it gives before it is unplugged. With ``raw_size`` it gives ``size``
     only in motion JPEG, and ``raw_size`` uncompressed (YUYV, its default format).
+    With ``noisy`` no two frames in a row are alike, as a real sensor's, until ``stuck`` is
+    set: it then gives the same picture again and again (a hung driver buffer). ``fps``
+    paces its frames as a camera's (None: as fast as they are read).
     """
 
     def __init__(self, index: int, *, present: bool = True, size: tuple[int, int] = (640, 480),
                  obeys: tuple[int, ...] = (cv2.CAP_PROP_AUTO_EXPOSURE, cv2.CAP_PROP_EXPOSURE,
                                            cv2.CAP_PROP_AUTO_WB, cv2.CAP_PROP_WB_TEMPERATURE),
                  frames_left: int | None = None, channels: int = 3, black: bool = False,
-                 level: int = 90, raw_size: tuple[int, int] | None = None) -> None:
+                 level: int = 90, raw_size: tuple[int, int] | None = None,
+                 noisy: bool = False, fps: float | None = None) -> None:
         self.index = index
         self.present = present
         self.size = size
@@ -177,6 +182,10 @@ class FakeCapture:
         self.channels = channels
         self.black = black
         self.level = level
+        self.noisy = noisy
+        self.period = 0.0 if fps is None else 1.0 / fps
+        self.stuck = False
+        self._grain = 0
         self.released = False
         self.reads = 0
         self.props: dict[int, float] = {cv2.CAP_PROP_AUTO_EXPOSURE: 3.0, cv2.CAP_PROP_EXPOSURE: 156.0,
@@ -208,11 +217,17 @@ class FakeCapture:
             return False, None
         if self.frames_left is not None:
             self.frames_left -= 1
+        if self.period:
+            time.sleep(self.period)  # the camera's own pace
         self.reads += 1
         w, h = self.size
         if self.raw_size is not None and self.props[cv2.CAP_PROP_FOURCC] != MJPG:
             w, h = self.raw_size
         frame = np.full((h, w) if self.channels == 1 else (h, w, self.channels), self.level, np.uint8)
+        if self.noisy:
+            if not self.stuck:
+                self._grain ^= 1
+            frame.flat[0] ^= self._grain
         return True, frame
 
     def release(self) -> None:

@@ -412,6 +412,39 @@ def test_webcam_that_gives_no_picture_is_refused() -> None:
         UsbCamera(3, settle_s=0, capture=lambda i: FakeCapture(i, black=True))
 
 
+class _BrokenDriverCapture(FakeCapture):
+    """A webcam whose driver fails its first read with OpenCV's own error."""
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        raise cv2.error("VIDIOC_DQBUF: No such device")
+
+
+def _capture_that_raises(index: int) -> FakeCapture:
+    raise cv2.error(f"can't open camera by index {index}")
+
+
+@pytest.mark.parametrize("capture, words", [
+    (_capture_that_raises, "/dev/video0 would not open: can't open camera by index 0"),
+    (_BrokenDriverCapture, "/dev/video0 would not start: VIDIOC_DQBUF: No such device"),
+])
+def test_auto_goes_on_past_a_webcam_that_raises_as_it_opens(capture: Any, words: str) -> None:
+    """OpenCV's cv2.error is no ValueError: it left "auto" with a traceback, and the service
+    did not start."""
+    cam = open_camera("auto", picamera=_no_pi, usb_numbers=lambda: [0],
+                      usb=lambda n: UsbCamera(n, capture=capture, settle_s=0))
+    try:
+        assert cam.name == "sim" and words in cam.message
+    finally:
+        cam.close()
+
+
+def test_a_webcam_whose_driver_fails_as_it_starts_is_let_go() -> None:
+    held: dict[str, FakeCapture] = {}
+    with pytest.raises(UsbCameraUnavailable, match="would not start"):
+        UsbCamera(0, settle_s=0, capture=lambda i: held.setdefault("cap", _BrokenDriverCapture(i)))
+    assert held["cap"].released
+
+
 def test_unplugged_webcam_stops_the_camera_thread_with_a_reason() -> None:
     cam = UsbCamera(0, settle_s=0, capture=lambda i: FakeCapture(i, frames_left=4))
     thread = CameraThread(cam).start()

@@ -4,11 +4,13 @@ from __future__ import annotations
 import queue
 import threading
 import time
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.frames import CameraThread, LatestFrame, SimCamera, SourceClosed
+from vision.frames import CameraThread, LatestFrame, SimCamera, SourceClosed, picture_sample
 
 
 def _frame(k: int) -> np.ndarray:
@@ -189,5 +191,58 @@ def test_a_source_giving_no_picture_looks_stalled_not_healthy() -> None:
         assert cam_thread.since_last_frame() == 5.0
         assert cam_thread.latest.wait_newer(got[0], timeout=0.1) is None
         assert cam_thread.running
+    finally:
+        cam_thread.stop()
+
+
+def test_a_source_giving_the_same_picture_again_gives_no_new_picture() -> None:
+    # A hung webcam whose driver hands out its last frame again: frames come, the picture
+    # does not change, and no throw is ever seen.
+    now = [100.0]
+    source = _QueuedSource()
+    cam_thread = CameraThread(source, clock=lambda: now[0]).start()
+    try:
+        picture = np.full((48, 64, 3), 90, np.uint8)
+        source.frames.put(picture)
+        seen = cam_thread.latest.wait_newer(0, timeout=2.0)
+        assert seen is not None
+        now[0] += 7.0
+        source.frames.put(picture.copy())                  # the same picture, to the bit
+        seen = cam_thread.latest.wait_newer(seen[0], timeout=2.0)
+        assert seen is not None
+        assert cam_thread.since_last_frame() == 0.0 and cam_thread.since_new_picture() == 7.0
+        grain = picture.copy()
+        grain[0, 0, 0] += 1                                # a grey level of sensor noise
+        source.frames.put(grain)
+        assert cam_thread.latest.wait_newer(seen[0], timeout=2.0) is not None
+        assert cam_thread.since_new_picture() == 0.0
+    finally:
+        cam_thread.stop()
+
+
+def test_the_simulated_tray_at_rest_never_gives_the_same_picture_twice() -> None:
+    # Its dice lie still for long between throws; its sensor noise must change each frame,
+    # or the appliance on the simulated tray would call its camera stuck.
+    camera = SimCamera(seed=3, size=(320, 240), realtime=False)
+    before = picture_sample(camera.read())
+    for _ in range(150):                                   # ten seconds at 15 fps
+        sample = picture_sample(camera.read())
+        assert not np.array_equal(sample, before)
+        before = sample
+
+
+def test_a_replayed_photo_is_no_stuck_camera(tmp_path: Path) -> None:
+    from vision.replay import Replay
+
+    photo = tmp_path / "tray.png"
+    cv2.imwrite(str(photo), np.full((48, 64, 3), 120, np.uint8))
+    now = [100.0]
+    cam_thread = CameraThread(Replay(photo, realtime=False), clock=lambda: now[0]).start()
+    try:
+        seen = cam_thread.latest.wait_newer(0, timeout=2.0)
+        assert seen is not None
+        now[0] += 30.0
+        assert cam_thread.latest.wait_newer(seen[0] + 1, timeout=2.0) is not None
+        assert cam_thread.since_new_picture() == 0.0
     finally:
         cam_thread.stop()

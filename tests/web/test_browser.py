@@ -7,7 +7,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from web.fakes import FakeCamera, reading
+from web.fakes import FakeCamera, FakeClock, SlowCamera, reading
 from web.live import LiveServer
 
 from waiting import wait_for
@@ -521,6 +521,19 @@ def test_the_empty_tray_is_taken_from_the_control_page_once_the_dice_are_out(
         page.click("#emptyforget")
         page.wait_for_selector("#emptyforget", state="hidden")
         assert load_calibration(calibrator.path).background is None
+        page.close()
+
+
+def test_the_control_page_says_a_camera_giving_a_picture_every_3_s_is_slow(
+        browser: Any, tmp_path: Path) -> None:
+    # Each throw was scored ten seconds after it landed, and nothing said why.
+    clock = FakeClock()
+    with LiveServer(tmp_path / "data", camera=SlowCamera(clock, 3.0), clock=clock) as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = browser.new_page()
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#camera:has-text('the camera is slow: a picture only every 3 s')")
+        assert "throws are scored late" in page.inner_text("#camera")
         page.close()
 
 

@@ -124,6 +124,38 @@ def test_a_camera_that_gives_no_picture_is_said_on_the_tv(
     page.close()
 
 
+def test_a_camera_stuck_on_one_picture_is_said_on_the_tv_and_the_control_page(
+        browser: Any, tmp_path: Path) -> None:
+    # A hung webcam that handed out its last frame again and again looked well: neither
+    # screen said a thing, no throw was read, and the family did not know why.
+    from camera_fakes import FakeCapture
+
+    from vision.usbcamera import UsbCamera
+
+    capture = FakeCapture(0, size=(64, 48), noisy=True, fps=30)
+    server = LiveServer(tmp_path / "data",
+                        camera=UsbCamera(0, settle_s=0, capture=lambda i: capture))
+    server.table.stalled_after = 0.2          # said after 0.2 s of one picture, not 5 s
+    tv = browser.new_page(viewport={"width": 1280, "height": 720})
+    control = browser.new_page()
+    with server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        tv.goto(server.url + "/")
+        control.goto(server.url + "/control")
+        capture.stuck = True
+        assert _said_big(tv, "picture is stuck") >= 0.025 * 720
+        assert "enter throws on the control page" in tv.inner_text("#board")
+        control.wait_for_selector("#camera:has-text('it seems stuck: check its cable')")
+        assert "enter throws by hand meanwhile" in control.inner_text("#camera")
+        capture.stuck = False
+        tv.wait_for_function("!document.querySelector('#board').innerText.includes('stuck')",
+                             timeout=10_000)
+        control.wait_for_function("!document.querySelector('#camera').innerText.includes('stuck')",
+                                  timeout=10_000)
+    tv.close()
+    control.close()
+
+
 def test_a_tie_break_thrown_level_again_is_said_with_its_throws(
         browser: Any, tmp_path: Path) -> None:
     # RULES.md §1: the tied throw again, as often as needed. After a tie-break throw that

@@ -13,21 +13,11 @@ from camera_fakes import FakeCapture
 from vision.cameras import reopener
 from vision.usbcamera import UsbCamera, UsbCameraError, UsbCameraUnavailable
 from web.app import create_app
-from web.fakes import FakeCamera, FakeWatcher
+from web.fakes import FakeCamera, FakeClock, FakeWatcher, SlowCamera
 from web.store import Store
 from web.table import Table
 
 from waiting import wait_for
-
-
-class FakeClock:
-    """A monotonic clock that moves only when a test moves it."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class TroubledCamera(FakeCamera):
@@ -54,15 +44,18 @@ class TroubledCamera(FakeCamera):
 
 class FollowingWatcher(FakeWatcher):
     """A fake watcher that takes the throws of whichever camera its table has now: the
-    table keeps its watcher when it opens the camera again."""
+    table keeps its watcher when it opens the camera again. A camera of the fakes of the
+    camera libraries (a webcam on a FakeCapture) is thrown no dice."""
 
     def __init__(self, table: dict[str, Table], read: Any) -> None:
         self._table = table
-        super().__init__(FakeCamera(), read)
+        self._no_throws = FakeCamera()
+        super().__init__(self._no_throws, read)
 
     @property  # type: ignore[override]
     def camera(self) -> Any:
-        return self._table["table"].camera
+        camera = self._table["table"].camera
+        return camera if hasattr(camera, "throws") else self._no_throws
 
     @camera.setter
     def camera(self, _: Any) -> None:
@@ -118,6 +111,73 @@ def test_a_camera_that_stays_hung_is_closed_and_opened_again(data_dir: Path) -> 
         table.new_game("sum_chicago", ["Aino", "Bertil"])
         fresh.roll([3, 4])
         wait_for(lambda: (table.state()["game"]["last_roll"] or {}).get("dice") == [3, 4])
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def get_stuck(clock: FakeClock, capture: FakeCapture, seconds: float) -> None:
+    """Make ``capture`` give its last picture again and again, for ``seconds`` by ``clock``."""
+    capture.stuck = True
+    reads = capture.reads
+    wait_for(lambda: capture.reads > reads + 1)      # the same picture has come again
+    clock.now += seconds
+
+
+def test_a_webcam_stuck_on_one_picture_is_said_until_its_picture_changes(data_dir: Path) -> None:
+    """A hung webcam whose driver gave its last frame again and again: frames came, so
+    nothing was said, and no throw was ever read."""
+    clock, capture = FakeClock(), FakeCapture(0, size=(16, 12), noisy=True, fps=100)
+    table = table_with(data_dir, UsbCamera(0, settle_s=0, capture=lambda i: capture),
+                       clock=clock)  # no reopen: only said
+    try:
+        wait_for(lambda: table.snapshot() is not None)
+        get_stuck(clock, capture, 12.0)
+        state = wait_for(lambda: (s := camera_state(table))["stalled_s"] == 12 and s)
+        assert state["frozen"] and state["running"] and state["error"] is None
+        capture.stuck = False
+        state = wait_for(lambda: (s := camera_state(table))["stalled_s"] is None and s)
+        assert not state["frozen"] and state["running"] and state["error"] is None
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_a_webcam_that_stays_stuck_is_closed_and_opened_again(data_dir: Path) -> None:
+    clock, capture = FakeClock(), FakeCapture(0, size=(16, 12), noisy=True, fps=100)
+    webcam, plugged_in = UsbCamera(0, settle_s=0, capture=lambda i: capture), FakeCamera()
+    table = table_with(data_dir, webcam, clock=clock,
+                       reopen=reopener(webcam, usb=lambda i: plugged_in))
+    try:
+        wait_for(lambda: table.snapshot() is not None)
+        get_stuck(clock, capture, 31.0)
+        state = wait_for(lambda: (s := camera_state(table))["back_from"] and s)
+        assert state["back_from"] == "the camera's picture did not change for 31 s (stuck?)"
+        assert state["running"] and state["stalled_s"] is None and not state["frozen"]
+        assert capture.released and table.camera is plugged_in
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        plugged_in.roll([6, 1])
+        wait_for(lambda: (table.state()["game"]["last_roll"] or {}).get("dice") == [6, 1])
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_a_camera_giving_a_picture_only_every_few_seconds_is_said_to_be_slow(
+        data_dir: Path) -> None:
+    """A webcam at a frame every 3 s (a dim room, a slow USB port) scored each throw ten
+    seconds after it landed, and nothing said why."""
+    clock = FakeClock()
+    camera = SlowCamera(clock, 3.0)
+    table = table_with(data_dir, camera, clock=clock)
+    try:
+        state = wait_for(lambda: (s := camera_state(table))["slow_s"] == 3 and s)
+        assert state["stalled_s"] is None and state["running"] and state["error"] is None
+        camera.seconds = 0.05                         # its pace comes back
+        wait_for(lambda: camera_state(table)["slow_s"] is None)
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        camera.roll([4, 2])
+        wait_for(lambda: (table.state()["game"]["last_roll"] or {}).get("dice") == [4, 2])
     finally:
         table.stop()
         table.store.close()

@@ -125,10 +125,15 @@ function renderStatus(s) {
   // camera or a webcam was passed over), which is what a person checking the set-up needs.
   // A camera that gives no picture, or is being opened again, reads no throw: said, with
   // what to do meanwhile; once back, why it was opened again (a webcam that keeps hanging).
+  // One whose frames all show the same picture (a stuck webcam) is said as stuck, and one
+  // that gives a picture only every few seconds as slow: its throws come late.
   const stalled = s.camera.stalled_s != null;
   $("camera").textContent = g && g.family === "card_chicago" ? "" : s.camera.name ? `camera: ${s.camera.name}` +
     (s.camera.moving ? " · rolling…" : "") +
-    (stalled ? ` · the camera has given no picture for ${s.camera.stalled_s} s` : "") +
+    (stalled ? (s.camera.frozen
+      ? ` · the camera's picture has not changed for ${s.camera.stalled_s} s: it seems stuck: check its cable, and if it stays stuck, restart dicetray`
+      : ` · the camera has given no picture for ${s.camera.stalled_s} s`) : "") +
+    (s.camera.slow_s && !stalled ? ` · the camera is slow: a picture only every ${s.camera.slow_s} s, so throws are scored late (a dim room, or a slow USB port?)` : "") +
     (s.camera.error ? ` · ${s.camera.error}` : "") +
     (stalled || s.camera.reopening ? " · enter throws by hand meanwhile" : "") +
     (s.camera.back_from && !s.camera.error ? ` · the camera is back after: ${s.camera.back_from}` : "") +

@@ -35,8 +35,10 @@ function trayHTML(state) {
   }
   const trouble = camera.name && (!camera.running || camera.stalled_s != null || camera.reopening);
   if (trouble) {
-    const why = camera.reopening ? "being opened again" : camera.running ? "gives no picture" : "stopped";
-    return `<div class="waiting">The camera ${why}: enter throws on the control page</div>`;
+    const why = camera.reopening ? "The camera is being opened again"
+      : camera.frozen && camera.stalled_s != null ? "The camera's picture is stuck"
+      : camera.running ? "The camera gives no picture" : "The camera stopped";
+    return `<div class="waiting">${why}: enter throws on the control page</div>`;
   }
   if (camera.moving) return `<div class="muted chance">Rolling…</div>`;
   return "";
