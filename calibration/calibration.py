@@ -42,7 +42,8 @@ def calibration_to_json(cal: Calibration) -> dict[str, Any]:
         "die_size_px": cal.die_size_px,
         "pip_color": list(cal.pip_color) if cal.pip_color is not None else None,
         "picture_faces": [
-            {"value": f.value, "template": _encode_png(f.template)} for f in cal.picture_faces
+            {"value": f.value, "template": _encode_png(f.template), "source": f.source}
+            for f in cal.picture_faces
         ],
         "image_size": list(cal.image_size) if cal.image_size is not None else None,
         "known_dice": [
@@ -72,6 +73,7 @@ def calibration_from_json(data: Any) -> Calibration:
         PictureFace(
             value=_whole(f.get("value"), "picture_faces.value"),
             template=_decode_png(f.get("template"), "picture_faces.template", colour=False),
+            source=_text(f.get("source"), "picture_faces.source"),
         )
         for f in _objects(data.get("picture_faces"), "picture_faces")
     )
@@ -159,7 +161,7 @@ def _objects(value: Any, name: str) -> list[dict[str, Any]]:
 # work without what the person meant to give it.
 _KEYS = frozenset({"version", "tray", "background", "die_size_px", "pip_color",
                    "picture_faces", "image_size", "known_dice"})
-_ENTRY_KEYS = {"picture_faces": frozenset({"value", "template"}),
+_ENTRY_KEYS = {"picture_faces": frozenset({"value", "template", "source"}),
                "known_dice": frozenset({"value", "crop", "source"})}
 
 

@@ -30,10 +30,13 @@ MAX_TRAY_CORNERS = 40
 
 @dataclass(frozen=True, eq=False)
 class PictureFace:
-    """A taught picture face: a grey, square template of the top face and its value."""
+    """A taught picture face: a grey, square template of the top face and its value, and
+    the die it was taught from (``source``, as :class:`KnownDie` has it), so that a later
+    correction of that throw renames the picture too."""
 
     value: int
     template: np.ndarray
+    source: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= int(self.value) <= 6:

@@ -48,8 +48,6 @@ T = TypeVar("T")
 # reaches the table as soon as the watcher has voted over its few still frames, and the
 # table then keeps the frame of a waiting reading with a picture face itself.
 KEEP_FRAMES = 4
-# Pictures taught whose die is known, so that correcting that throw corrects the picture.
-KEEP_TAUGHT_FROM = 8
 # An outline marked again more than this much bigger or smaller (as a length) than the
 # last: the camera was raised or lowered, and the die size measured before is stale.
 RESCALED = 0.1
@@ -115,10 +113,6 @@ class Calibrator:
         self._file_seen = _file_state(self.path)
         """The calibration file as it was read or last written: a file found otherwise
         (edited by hand while dicetray runs) is not written over."""
-        self._taught_from: OrderedDict[str, Any] = OrderedDict()
-        """The newest pictures taught, by the die they were taught from
-        (``vision.known_dice.source_of``): a slip when naming one is mended by correcting
-        that throw (kept in memory only)."""
         # Keyed by id(reading); the reading is kept with its frame, so its id stays its own.
         self._frames: OrderedDict[int, tuple[Any, np.ndarray]] = OrderedDict()
         if calibration is not None and calibration.known_dice:
@@ -348,11 +342,10 @@ class Calibrator:
         whether anything changed.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes."""
-        from vision.known_dice import relabelled, source_of
+        from vision.known_dice import relabelled
 
         known = self.calibration.known_dice if self.calibration is not None else ()
-        new = relabelled(known, {source_of(throw, i): int(v) for i, v in enumerate(values)
-                                 if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6})
+        new = relabelled(known, _values_by_die(throw, values))
         if new is known:
             return False
         self._change(known_dice=new)
@@ -437,13 +430,10 @@ class Calibrator:
         """
         from vision.pictures import teach_from_box
 
-        face = teach_from_box(frame, die["center"], die["box"], value)
+        face = dataclasses.replace(teach_from_box(frame, die["center"], die["box"], value),
+                                   source=source)
         taught = self.calibration.picture_faces if self.calibration is not None else ()
         self._change(picture_faces=taught + (face,))
-        if source is not None:
-            self._taught_from[source] = face
-            while len(self._taught_from) > KEEP_TAUGHT_FROM:
-                self._taught_from.popitem(last=False)
 
     def relabel_pictures(self, throw: str, values: Sequence[Any]) -> bool:
         """A person corrected throw ``throw`` afterwards (its dice now show ``values``, in
@@ -451,23 +441,13 @@ class Calibrator:
         named wrongly), and the file is saved. Returns whether anything changed.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes."""
-        from vision.known_dice import source_of
+        from vision.known_dice import relabelled
 
         taught = self.calibration.picture_faces if self.calibration is not None else ()
-        new, moved = list(taught), {}
-        for i, v in enumerate(values):
-            face = self._taught_from.get(source_of(throw, i))
-            if (face is None or not isinstance(v, int) or isinstance(v, bool)
-                    or not 1 <= v <= 6 or v == face.value):
-                continue
-            at = next((j for j, f in enumerate(new) if f is face), None)
-            if at is None:
-                continue                    # forgotten since
-            new[at] = moved[source_of(throw, i)] = dataclasses.replace(face, value=v)
-        if not moved:
+        new = relabelled(taught, _values_by_die(throw, values))
+        if new is taught:
             return False
-        self._change(picture_faces=tuple(new))
-        self._taught_from.update(moved)
+        self._change(picture_faces=new)
         return True
 
     def _change(self, image_size: tuple[int, int] | None = None, *,
@@ -505,6 +485,16 @@ class Calibrator:
 class CalibrationFileChanged(OSError):
     """The calibration file was changed by another program while dicetray ran: a change
     from the control page is not saved over it (it would undo the hand edit)."""
+
+
+def _values_by_die(throw: str, values: Sequence[Any]) -> dict[str, int]:
+    """The values a person gave the dice of throw ``throw``, by the die they were seen as
+    (``vision.known_dice.source_of``); a die with no value (or none a die shows) is left
+    out."""
+    from vision.known_dice import source_of
+
+    return {source_of(throw, i): v for i, v in enumerate(values)
+            if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6}
 
 
 def _blank(frame: np.ndarray) -> bool:
