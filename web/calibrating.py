@@ -90,9 +90,6 @@ class Calibrator:
         a new empty picture alone leaves the outline where the old view had the tray."""
         self._stale_picture: Any = None
         """The empty tray's picture the view was found changed against."""
-        self._marked_since: Any = None
-        """The empty tray's picture the view was found changed against, when the outline
-        was marked again since (the picture is then stale, not that new outline)."""
         self.followed = 0
         """How many times the tray was found moved, and its outline and picture followed."""
         self._remarked: tuple[float, float] | None = None
@@ -130,9 +127,10 @@ class Calibrator:
         self._looked_changed = changed
         cal = self.calibration
         if (changed and cal is not None and cal.tray is not None
-                and (cal.background is None or cal.background is not self._marked_since)):
+                and not (cal.background is not None and cal.background_stale)):
             # (An outline marked again after the change was found against this very
-            # picture is of the new view: only the picture waits to be taken again.)
+            # picture is of the new view: only the picture waits to be taken again. The
+            # file says so, as a restart between the two must not make it stale.)
             self._outline_stale, self._stale_picture = True, cal.background
         elif not changed and cal is not None and cal.background is self._stale_picture:
             # The picture of before matches again (the camera put back, or the light had
@@ -252,21 +250,19 @@ class Calibrator:
             return
         tray = check_tray(points, image_size)
         self.tray_note = None
-        picture_stale = self._looked_changed
         old = self.calibration.for_frame(*image_size) if self.calibration is not None else None
-        if (old is not None and old.tray is not None
-                and abs(_scale(old.tray, tray) - 1.0) > RESCALED):
-            self._change(image_size, tray=tray, die_size_px=None)
-            self._measure_afresh()
-        else:
-            self._change(image_size, tray=tray)
-        self._outline_stale, self._stale_picture = False, None
         # Marked while the tray read empty looked unlike its picture (the camera turned):
         # it goes on looking so until the picture is taken again, and that must not make
         # this outline, of the new view, stale.
-        cal = self.calibration
-        self._marked_since = (cal.background if picture_stale and cal is not None
-                              and cal.background is not None else None)
+        picture_stale = (old is not None and old.background is not None
+                         and (self._looked_changed or old.background_stale))
+        if (old is not None and old.tray is not None
+                and abs(_scale(old.tray, tray) - 1.0) > RESCALED):
+            self._change(image_size, tray=tray, die_size_px=None, background_stale=picture_stale)
+            self._measure_afresh()
+        else:
+            self._change(image_size, tray=tray, background_stale=picture_stale)
+        self._outline_stale, self._stale_picture = False, None
         if old is not None and old.tray is not None and old.background is not None:
             moved = np.mean(tray, axis=0) - np.mean(old.tray, axis=0)
             before = self._remarked or (0.0, 0.0)
@@ -280,7 +276,7 @@ class Calibrator:
         """
         if frame is None:
             self._change(background=None)
-            self._looked_changed, self._remarked, self._marked_since = False, None, None
+            self._looked_changed, self._remarked = False, None
             return
         # Read without the old picture, which would hide what lay in the tray then, and
         # without the die size: cut at a stale one (bigger dice now), dice go unseen.
@@ -293,7 +289,7 @@ class Calibrator:
                                f"{'it' if seen == 1 else 'them'} out and try again")
         height, width = frame.shape[:2]
         self._change((width, height), background=frame.copy())
-        self._looked_changed, self._remarked, self._marked_since = False, None, None
+        self._looked_changed, self._remarked = False, None
 
     def forget_pictures(self, index: int | None = None) -> None:
         """Forget the taught picture at ``index`` (named wrongly), or every one with
@@ -469,6 +465,9 @@ class Calibrator:
             new = self.calibration or Calibration()
             if image_size is not None:
                 new = dataclasses.replace(new.for_frame(*image_size), image_size=image_size)
+            if "background" in fields:
+                # A new picture (or none) is of the view as it is: not stale.
+                fields.setdefault("background_stale", False)
             new = dataclasses.replace(new, **fields)
             found = _file_state(self.path)
             if found is not None and found != self._file_seen:

@@ -39,6 +39,7 @@ def _full() -> Calibration:
         image_size=(640, 480),
         known_dice=(KnownDie(5, rng.integers(0, 255, (40, 40, 3), dtype=np.uint8),
                              "throw 1 die 2"),),
+        background_stale=True,
     )
 
 
@@ -58,6 +59,7 @@ def test_round_trip(tmp_path: Path) -> None:
     # The die it was taught from: correcting that throw after a restart renames it.
     assert back.picture_faces[0].source == "throw 1 die 3"
     assert [(k.value, k.source) for k in back.known_dice] == [(5, "throw 1 die 2")]
+    assert back.background_stale is True
     assert np.array_equal(back.known_dice[0].crop, cal.known_dice[0].crop)
     # Nothing but the file itself is left in the folder (the temp file was renamed).
     assert [p.name for p in tmp_path.iterdir()] == ["cal.json"]
@@ -130,6 +132,7 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "pip_color": [300, 0, 0]}', "pip_color must be 0-255"),
         ('{"version": 1, "known_dice": "many"}', "known_dice: expected a list of objects"),
         ('{"version": true}', "unknown format version True"),
+        ('{"version": 1, "background_stale": "yes"}', "background_stale: expected true or false"),
         # A misspelt key, once left out without a word: the file seemed to give a size.
         ('{"version": 1, "die_sise_px": 40}', "unknown key 'die_sise_px'"),
         ('{"version": 1, "known_dice": [{"value": 2, "crop": "%s", "sorce": "x"}]}' % _CROP,

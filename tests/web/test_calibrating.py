@@ -1007,6 +1007,29 @@ def test_a_view_changed_marked_then_taken_empty_as_the_note_says_is_said_no_more
     assert calibrator.view_changed is True
 
 
+def test_a_tray_marked_again_before_a_restart_needs_only_its_empty_picture_after_it(
+        tmp_path: Path) -> None:
+    """The camera turned; the family marks the tray again, and the appliance restarts (a
+    power cut) before they take it empty. Which of the two was stale was kept in memory
+    only: after the restart the new outline was taken for the old view's, and the note
+    "mark the tray and take it empty again" stayed after the tray was taken empty."""
+    from calibration import Calibration
+
+    path = tmp_path / "calibration.json"
+    calibrator = Calibrator(path, Calibration.from_rect(20, 20, 300, 220), read=_empty_reader)
+    calibrator.take_empty_tray(_bare_tray(3))
+    calibrator.read(_bare_tray(8))                        # the camera turned
+    calibrator.set_tray([[30, 20], [290, 20], [290, 220], [30, 220]], (320, 240))
+
+    again = Calibrator(path, load_calibration(path), read=_empty_reader)   # restarted
+    again.read(_bare_tray(8))                             # the dice lifted out
+    assert again.view_changed is True                     # the picture is still the old one
+    again.take_empty_tray(_bare_tray(8))
+    again.read(_bare_tray(8))
+    assert again.view_changed is False
+    assert load_calibration(path).background_stale is False
+
+
 def test_a_view_that_comes_back_to_its_picture_needs_no_marking(tmp_path: Path) -> None:
     """The camera knocked and put back (or the light misled the judgement): the tray read
     empty matches its picture again, and the outline is right as it was."""
