@@ -157,9 +157,11 @@ function renderStatus(s) {
   // Nothing saved, nothing to forget: a tap there on the first evening only asked.
   $("trayforget").style.display = s.camera.tray ? "" : "none";
   $("viewchanged").style.display = s.camera.view_changed ? "" : "none";
-  // Only the empty tray taken, no outline: there is no outline to mark again.
+  // Only the empty tray taken, no outline, or the tray marked again since: there is no
+  // outline to mark (again).
   $("viewchanged").textContent = "The empty tray no longer looks like its picture, and not " +
-    "as if it had only been pushed aside: if the camera was turned or raised, " + (s.camera.tray
+    "as if it had only been pushed aside: if the camera was turned or raised, " +
+    (s.camera.tray && !s.camera.empty_tray_stale
     ? "mark the tray and take it empty again (until then dice outside the old outline are not read)."
     : "take the tray empty again.");
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
