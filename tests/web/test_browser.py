@@ -456,6 +456,19 @@ def test_a_refused_outline_is_started_over_with_one_tap(browser: Any, tmp_path: 
         assert saved is not None and _within_a_pixel(saved, moved)
 
 
+def test_the_corners_tapped_on_a_phone_show_as_dots_a_finger_does_not_hide(
+        browser: Any, tmp_path: Path) -> None:
+    """Drawn a 120th of the picture's width, a corner's dot was 5-6 px across on a phone:
+    a family could not tell whether their tap had counted."""
+    with _marking_a_marked_tray(browser, tmp_path) as (server, _):
+        page = _open_tray_panel(browser, server, (390, 844))
+        _tap_corners(page, [(30, 20), (200, 20)])
+        sizes = page.evaluate("[...document.querySelectorAll('#trayshape circle')]"
+                              ".map((c) => c.getBoundingClientRect().width)")
+        assert len(sizes) == 2 and all(size >= 10 for size in sizes)
+        page.close()
+
+
 def test_the_whole_tray_is_marked_and_taken_empty_on_one_tablet_screen(
         browser: Any, tmp_path: Path) -> None:
     """The first evening on a tablet (1024x768) over a camera of 1280x960: the camera's

@@ -423,8 +423,11 @@ function drawTray() {
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.classList.toggle("saved", traySaved);
   const points = trayCorners.map((p) => p.join(",")).join(" ");
+  // Each corner a dot 12 px across on the screen: drawn in the picture's pixels, a dot of
+  // a 120th of its width came out 5 px across on a phone, hard to see under a finger.
+  const r = 6 * w / (img.getBoundingClientRect().width || w);
   svg.innerHTML = (trayCorners.length > 1 ? `<polygon points="${points}"/>` : "") +
-    trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${Math.max(3, w / 120)}"/>`).join("");
+    trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${r}"/>`).join("");
 }
 
 // Whether the corners shown are the saved outline or taps still to be saved.
