@@ -42,13 +42,15 @@ def calibration_to_json(cal: Calibration) -> dict[str, Any]:
         "die_size_px": cal.die_size_px,
         "pip_color": list(cal.pip_color) if cal.pip_color is not None else None,
         "picture_faces": [
-            {"value": f.value, "template": _encode_png(f.template)} for f in cal.picture_faces
+            {"value": f.value, "template": _encode_png(f.template), "source": f.source}
+            for f in cal.picture_faces
         ],
         "image_size": list(cal.image_size) if cal.image_size is not None else None,
         "known_dice": [
             {"value": k.value, "crop": _encode_png(k.crop), "source": k.source}
             for k in cal.known_dice
         ],
+        "background_stale": cal.background_stale,
     }
 
 
@@ -72,6 +74,7 @@ def calibration_from_json(data: Any) -> Calibration:
         PictureFace(
             value=_whole(f.get("value"), "picture_faces.value"),
             template=_decode_png(f.get("template"), "picture_faces.template", colour=False),
+            source=_text(f.get("source"), "picture_faces.source"),
         )
         for f in _objects(data.get("picture_faces"), "picture_faces")
     )
@@ -102,6 +105,7 @@ def calibration_from_json(data: Any) -> Calibration:
             else None
         ),
         known_dice=known,
+        background_stale=_flag(data.get("background_stale", False), "background_stale"),
     )
 
 
@@ -158,8 +162,8 @@ def _objects(value: Any, name: str) -> list[dict[str, Any]]:
 # misspelt there ("die_sise_px") would be left out without a word, and the reader would
 # work without what the person meant to give it.
 _KEYS = frozenset({"version", "tray", "background", "die_size_px", "pip_color",
-                   "picture_faces", "image_size", "known_dice"})
-_ENTRY_KEYS = {"picture_faces": frozenset({"value", "template"}),
+                   "picture_faces", "image_size", "known_dice", "background_stale"})
+_ENTRY_KEYS = {"picture_faces": frozenset({"value", "template", "source"}),
                "known_dice": frozenset({"value", "crop", "source"})}
 
 
@@ -169,6 +173,14 @@ def _only(data: dict[str, Any], keys: frozenset[str], name: str) -> None:
     if unknown:
         raise ValueError(f"{name}: unknown key {', '.join(map(repr, unknown))} "
                          f"(known: {', '.join(sorted(keys))})")
+
+
+def _flag(value: Any, name: str) -> bool:
+    """``value`` as true or false, or ``ValueError`` naming ``name`` ("yes" or 1 written
+    by hand is not taken for either)."""
+    if not isinstance(value, bool):
+        raise ValueError(f"{name}: expected true or false, found {value!r}")  # noqa: TRY004
+    return value
 
 
 def _text(value: Any, name: str) -> str | None:

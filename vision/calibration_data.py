@@ -30,10 +30,13 @@ MAX_TRAY_CORNERS = 40
 
 @dataclass(frozen=True, eq=False)
 class PictureFace:
-    """A taught picture face: a grey, square template of the top face and its value."""
+    """A taught picture face: a grey, square template of the top face and its value, and
+    the die it was taught from (``source``, as :class:`KnownDie` has it), so that a later
+    correction of that throw renames the picture too."""
 
     value: int
     template: np.ndarray
+    source: str | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= int(self.value) <= 6:
@@ -74,7 +77,9 @@ class Calibration:
     BGR triple (kept, but not used by the learned reader, which reads pips of any
     colour; the classic recipe does not use it either); ``picture_faces`` the taught
     logo faces; ``known_dice`` the dice a person confirmed (``vision.known_dice``);
-    ``image_size`` the ``(width, height)`` of the frames it was made for.
+    ``image_size`` the ``(width, height)`` of the frames it was made for;
+    ``background_stale`` says the tray was marked again after the camera moved, and the
+    empty tray's picture is of the view before (to be taken again), not the outline.
     """
 
     tray: tuple[tuple[float, float], ...] | None = None
@@ -84,6 +89,7 @@ class Calibration:
     picture_faces: tuple[PictureFace, ...] = ()
     image_size: tuple[int, int] | None = None
     known_dice: tuple[KnownDie, ...] = ()
+    background_stale: bool = False
 
     def __post_init__(self) -> None:
         # Each of these would leave the reader finding nothing, silently, or failing on

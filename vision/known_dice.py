@@ -17,7 +17,7 @@ alike while the family's own die of the true value is not yet remembered, must n
 enough to read a die wrongly and surely (vision/training/README.md, twenty-fourth
 round).
 
->>> from vision.calibration_data import KnownDie
+>>> from vision.calibration_data import KnownDie, PictureFace
 >>> import numpy as np
 >>> grey = np.full((CROP_PX, CROP_PX, 3), 128, np.uint8)
 >>> KnownDie(3, grey, source_of("throw 7", 0)).source
@@ -27,13 +27,15 @@ round).
 """
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Sequence
+from typing import TypeVar
 
 import cv2
 import numpy as np
 
-from vision.calibration_data import KnownDie
+from vision.calibration_data import KnownDie, PictureFace
 from vision import classify
 from vision.crops import cut
 from vision.nets import read_onnx
@@ -54,6 +56,8 @@ THROWS = 2
 MAX_KNOWN = 600
 
 _LAYER_SUFFIX = "GlobalAveragePool"
+# What was seen at a source and named a value by a person: a remembered die, or a picture.
+Seen = TypeVar("Seen", KnownDie, PictureFace)
 _BATCH = 64
 
 
@@ -84,10 +88,11 @@ def remember(known: Sequence[KnownDie], image: np.ndarray,
     return tuple([*known, *new][-MAX_KNOWN:])
 
 
-def relabelled(known: tuple[KnownDie, ...], values: dict[str, int]) -> tuple[KnownDie, ...]:
-    """``known`` with the dice seen at a source in ``values`` given the value there (a
-    person corrected that throw afterwards); the same tuple when nothing changes."""
-    new = tuple(KnownDie(values[k.source], k.crop, k.source)
+def relabelled(known: tuple[Seen, ...], values: dict[str, int]) -> tuple[Seen, ...]:
+    """``known`` (remembered dice, or taught pictures) with those seen at a source in
+    ``values`` given the value there (a person corrected that throw afterwards); the same
+    tuple when nothing changes."""
+    new = tuple(dataclasses.replace(k, value=values[k.source])
                 if k.source in values and values[k.source] != k.value else k for k in known)
     return known if all(a is b for a, b in zip(new, known)) else new
 

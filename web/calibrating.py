@@ -48,8 +48,6 @@ T = TypeVar("T")
 # reaches the table as soon as the watcher has voted over its few still frames, and the
 # table then keeps the frame of a waiting reading with a picture face itself.
 KEEP_FRAMES = 4
-# Pictures taught whose die is known, so that correcting that throw corrects the picture.
-KEEP_TAUGHT_FROM = 8
 # An outline marked again more than this much bigger or smaller (as a length) than the
 # last: the camera was raised or lowered, and the die size measured before is stale.
 RESCALED = 0.1
@@ -92,9 +90,6 @@ class Calibrator:
         a new empty picture alone leaves the outline where the old view had the tray."""
         self._stale_picture: Any = None
         """The empty tray's picture the view was found changed against."""
-        self._marked_since: Any = None
-        """The empty tray's picture the view was found changed against, when the outline
-        was marked again since (the picture is then stale, not that new outline)."""
         self.followed = 0
         """How many times the tray was found moved, and its outline and picture followed."""
         self._remarked: tuple[float, float] | None = None
@@ -115,10 +110,6 @@ class Calibrator:
         self._file_seen = _file_state(self.path)
         """The calibration file as it was read or last written: a file found otherwise
         (edited by hand while dicetray runs) is not written over."""
-        self._taught_from: OrderedDict[str, Any] = OrderedDict()
-        """The newest pictures taught, by the die they were taught from
-        (``vision.known_dice.source_of``): a slip when naming one is mended by correcting
-        that throw (kept in memory only)."""
         # Keyed by id(reading); the reading is kept with its frame, so its id stays its own.
         self._frames: OrderedDict[int, tuple[Any, np.ndarray]] = OrderedDict()
         if calibration is not None and calibration.known_dice:
@@ -136,9 +127,10 @@ class Calibrator:
         self._looked_changed = changed
         cal = self.calibration
         if (changed and cal is not None and cal.tray is not None
-                and (cal.background is None or cal.background is not self._marked_since)):
+                and not (cal.background is not None and cal.background_stale)):
             # (An outline marked again after the change was found against this very
-            # picture is of the new view: only the picture waits to be taken again.)
+            # picture is of the new view: only the picture waits to be taken again. The
+            # file says so, as a restart between the two must not make it stale.)
             self._outline_stale, self._stale_picture = True, cal.background
         elif not changed and cal is not None and cal.background is self._stale_picture:
             # The picture of before matches again (the camera put back, or the light had
@@ -258,21 +250,19 @@ class Calibrator:
             return
         tray = check_tray(points, image_size)
         self.tray_note = None
-        picture_stale = self._looked_changed
         old = self.calibration.for_frame(*image_size) if self.calibration is not None else None
-        if (old is not None and old.tray is not None
-                and abs(_scale(old.tray, tray) - 1.0) > RESCALED):
-            self._change(image_size, tray=tray, die_size_px=None)
-            self._measure_afresh()
-        else:
-            self._change(image_size, tray=tray)
-        self._outline_stale, self._stale_picture = False, None
         # Marked while the tray read empty looked unlike its picture (the camera turned):
         # it goes on looking so until the picture is taken again, and that must not make
         # this outline, of the new view, stale.
-        cal = self.calibration
-        self._marked_since = (cal.background if picture_stale and cal is not None
-                              and cal.background is not None else None)
+        picture_stale = (old is not None and old.background is not None
+                         and (self._looked_changed or old.background_stale))
+        if (old is not None and old.tray is not None
+                and abs(_scale(old.tray, tray) - 1.0) > RESCALED):
+            self._change(image_size, tray=tray, die_size_px=None, background_stale=picture_stale)
+            self._measure_afresh()
+        else:
+            self._change(image_size, tray=tray, background_stale=picture_stale)
+        self._outline_stale, self._stale_picture = False, None
         if old is not None and old.tray is not None and old.background is not None:
             moved = np.mean(tray, axis=0) - np.mean(old.tray, axis=0)
             before = self._remarked or (0.0, 0.0)
@@ -286,7 +276,7 @@ class Calibrator:
         """
         if frame is None:
             self._change(background=None)
-            self._looked_changed, self._remarked, self._marked_since = False, None, None
+            self._looked_changed, self._remarked = False, None
             return
         # Read without the old picture, which would hide what lay in the tray then, and
         # without the die size: cut at a stale one (bigger dice now), dice go unseen.
@@ -299,7 +289,7 @@ class Calibrator:
                                f"{'it' if seen == 1 else 'them'} out and try again")
         height, width = frame.shape[:2]
         self._change((width, height), background=frame.copy())
-        self._looked_changed, self._remarked, self._marked_since = False, None, None
+        self._looked_changed, self._remarked = False, None
 
     def forget_pictures(self, index: int | None = None) -> None:
         """Forget the taught picture at ``index`` (named wrongly), or every one with
@@ -348,11 +338,10 @@ class Calibrator:
         whether anything changed.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes."""
-        from vision.known_dice import relabelled, source_of
+        from vision.known_dice import relabelled
 
         known = self.calibration.known_dice if self.calibration is not None else ()
-        new = relabelled(known, {source_of(throw, i): int(v) for i, v in enumerate(values)
-                                 if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6})
+        new = relabelled(known, _values_by_die(throw, values))
         if new is known:
             return False
         self._change(known_dice=new)
@@ -437,13 +426,10 @@ class Calibrator:
         """
         from vision.pictures import teach_from_box
 
-        face = teach_from_box(frame, die["center"], die["box"], value)
+        face = dataclasses.replace(teach_from_box(frame, die["center"], die["box"], value),
+                                   source=source)
         taught = self.calibration.picture_faces if self.calibration is not None else ()
         self._change(picture_faces=taught + (face,))
-        if source is not None:
-            self._taught_from[source] = face
-            while len(self._taught_from) > KEEP_TAUGHT_FROM:
-                self._taught_from.popitem(last=False)
 
     def relabel_pictures(self, throw: str, values: Sequence[Any]) -> bool:
         """A person corrected throw ``throw`` afterwards (its dice now show ``values``, in
@@ -451,23 +437,13 @@ class Calibrator:
         named wrongly), and the file is saved. Returns whether anything changed.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes."""
-        from vision.known_dice import source_of
+        from vision.known_dice import relabelled
 
         taught = self.calibration.picture_faces if self.calibration is not None else ()
-        new, moved = list(taught), {}
-        for i, v in enumerate(values):
-            face = self._taught_from.get(source_of(throw, i))
-            if (face is None or not isinstance(v, int) or isinstance(v, bool)
-                    or not 1 <= v <= 6 or v == face.value):
-                continue
-            at = next((j for j, f in enumerate(new) if f is face), None)
-            if at is None:
-                continue                    # forgotten since
-            new[at] = moved[source_of(throw, i)] = dataclasses.replace(face, value=v)
-        if not moved:
+        new = relabelled(taught, _values_by_die(throw, values))
+        if new is taught:
             return False
-        self._change(picture_faces=tuple(new))
-        self._taught_from.update(moved)
+        self._change(picture_faces=new)
         return True
 
     def _change(self, image_size: tuple[int, int] | None = None, *,
@@ -489,6 +465,9 @@ class Calibrator:
             new = self.calibration or Calibration()
             if image_size is not None:
                 new = dataclasses.replace(new.for_frame(*image_size), image_size=image_size)
+            if "background" in fields:
+                # A new picture (or none) is of the view as it is: not stale.
+                fields.setdefault("background_stale", False)
             new = dataclasses.replace(new, **fields)
             found = _file_state(self.path)
             if found is not None and found != self._file_seen:
@@ -505,6 +484,16 @@ class Calibrator:
 class CalibrationFileChanged(OSError):
     """The calibration file was changed by another program while dicetray ran: a change
     from the control page is not saved over it (it would undo the hand edit)."""
+
+
+def _values_by_die(throw: str, values: Sequence[Any]) -> dict[str, int]:
+    """The values a person gave the dice of throw ``throw``, by the die they were seen as
+    (``vision.known_dice.source_of``); a die with no value (or none a die shows) is left
+    out."""
+    from vision.known_dice import source_of
+
+    return {source_of(throw, i): v for i, v in enumerate(values)
+            if isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6}
 
 
 def _blank(frame: np.ndarray) -> bool:

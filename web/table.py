@@ -568,7 +568,9 @@ class Table:
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
                        "tray_note": getattr(self._calibrator, "tray_note", None),
-                       "empty_tray": self._has_empty_tray(), "known_dice": self._known_dice(),
+                       "empty_tray": self._has_empty_tray(),
+                       "empty_tray_stale": self._empty_tray_stale(),
+                       "known_dice": self._known_dice(),
                        "newest_known_dice": self._newest_known(), "die_size": self._die_size()},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "not_continued": self.not_continued,
@@ -668,6 +670,12 @@ class Table:
         of another shape) it does without, as it does without that view's outline."""
         cal = self._calibration_for_frames()
         return cal is not None and cal.background is not None
+
+    def _empty_tray_stale(self) -> bool:
+        """Whether the tray was marked again after the camera moved, its empty picture
+        still of the view before: only that picture is to be taken again."""
+        cal = self._calibration_for_frames()
+        return cal is not None and cal.background is not None and cal.background_stale
 
     def _teachable(self, reading: Any) -> list[int]:
         """The dice of a waiting reading whose picture can be taught (its frame is kept)."""

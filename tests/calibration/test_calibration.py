@@ -34,10 +34,12 @@ def _full() -> Calibration:
         background=rng.integers(0, 255, (48, 64, 3), dtype=np.uint8),
         die_size_px=41.5,
         pip_color=(20, 20, 30),
-        picture_faces=(PictureFace(1, rng.integers(0, 255, (32, 32), dtype=np.uint8)),),
+        picture_faces=(PictureFace(1, rng.integers(0, 255, (32, 32), dtype=np.uint8),
+                                   "throw 1 die 3"),),
         image_size=(640, 480),
         known_dice=(KnownDie(5, rng.integers(0, 255, (40, 40, 3), dtype=np.uint8),
                              "throw 1 die 2"),),
+        background_stale=True,
     )
 
 
@@ -54,7 +56,10 @@ def test_round_trip(tmp_path: Path) -> None:
     assert np.array_equal(back.background, cal.background)
     assert len(back.picture_faces) == 1 and back.picture_faces[0].value == 1
     assert np.array_equal(back.picture_faces[0].template, cal.picture_faces[0].template)
+    # The die it was taught from: correcting that throw after a restart renames it.
+    assert back.picture_faces[0].source == "throw 1 die 3"
     assert [(k.value, k.source) for k in back.known_dice] == [(5, "throw 1 die 2")]
+    assert back.background_stale is True
     assert np.array_equal(back.known_dice[0].crop, cal.known_dice[0].crop)
     # Nothing but the file itself is left in the folder (the temp file was renamed).
     assert [p.name for p in tmp_path.iterdir()] == ["cal.json"]
@@ -94,6 +99,8 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "background": ""}', "background: empty image"),
         ('{"version": 1, "known_dice": [{"value": 2, "crop": "%s", "source": 3}]}' % _CROP,
          "known_dice.source"),
+        ('{"version": 1, "picture_faces": [{"value": 2, "template": "%s", "source": 3}]}'
+         % _CROP, "picture_faces.source"),
         ('{"version": 1, "known_dice": [{"value": 7, "crop": "%s"}]}' % _CROP,
          "known die value must be 1-6"),
         ('{"version": 1, "known_dice": [{"value": 2, "crop": "@@@"}]}', "known_dice.crop"),
@@ -125,6 +132,7 @@ def test_edge_distance_is_how_far_inside_the_tray() -> None:
         ('{"version": 1, "pip_color": [300, 0, 0]}', "pip_color must be 0-255"),
         ('{"version": 1, "known_dice": "many"}', "known_dice: expected a list of objects"),
         ('{"version": true}', "unknown format version True"),
+        ('{"version": 1, "background_stale": "yes"}', "background_stale: expected true or false"),
         # A misspelt key, once left out without a word: the file seemed to give a size.
         ('{"version": 1, "die_sise_px": 40}', "unknown key 'die_sise_px'"),
         ('{"version": 1, "known_dice": [{"value": 2, "crop": "%s", "sorce": "x"}]}' % _CROP,

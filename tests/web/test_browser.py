@@ -269,6 +269,16 @@ def test_the_dice_are_measured_again_from_the_control_page(browser: Any, tmp_pat
             "again: measuring the dice: 2 of 8 read surely, in 1 of 3 throws")
 
 
+# What the tray's panel says under an outline it shows as saved.
+SAVED = "This outline is saved."
+
+
+def _tap_corners(page: Any, corners: list[tuple[int, int]]) -> None:
+    """Tap ``corners`` on the camera's picture, in the pixels it is shown at."""
+    for x, y in corners:
+        page.click("#trayimg", position={"x": x, "y": y})
+
+
 def _within_a_pixel(points: Any, taps: list[tuple[int, int]]) -> bool:
     """Whether each saved corner lies within a pixel of its tap: the page may lie at a
     fraction of a pixel, and the browser gives a tap's place in whole pixels."""
@@ -292,19 +302,23 @@ def test_the_tray_is_marked_by_tapping_its_corners_on_the_cameras_picture(
         assert "lean on its wall" in page.inner_text("#traynote")
         page.click("#marktray")
         page.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
+        # No outline saved yet: none to forget.
+        assert not page.is_visible("#trayforget")
         corners = [(20, 15), (300, 15), (300, 225), (20, 225)]
-        for x, y in corners:        # the picture is shown at its own size here
-            page.click("#trayimg", position={"x": x, "y": y})
+        _tap_corners(page, corners)
         assert page.locator("#trayshape circle").count() == 4
         page.click("#traysave")
-        page.wait_for_selector("#trayview", state="hidden")
         page.wait_for_selector("#traynote", state="hidden")
+        # Saved, the panel stays open on the next step: taking the tray empty.
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        assert page.is_visible("#emptytake")
         # Marked, the row says so beside the button (the panel with the notes is shut).
         page.wait_for_function("document.querySelector('#calsummary').innerText === 'tray marked'")
         saved = load_calibration(calibrator.path)
         assert saved.tray is not None and _within_a_pixel(saved.tray, corners)
         assert server.table.state()["camera"]["tray"] == [list(c) for c in saved.tray]
         # Opened again, the saved outline is drawn; a bad one is refused in words.
+        page.click("#trayclose")
         page.click("#marktray")
         page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
         page.click("#trayundo")
@@ -343,14 +357,14 @@ def test_the_tray_is_marked_again_by_tapping_its_new_corners(browser: Any, tmp_p
 
     with _marking_a_marked_tray(browser, tmp_path) as (server, page):
         moved = [(40, 30), (290, 30), (290, 210), (40, 210)]   # the camera was raised
-        for x, y in moved:          # the picture is shown at its own size here
-            page.click("#trayimg", position={"x": x, "y": y})
+        _tap_corners(page, moved)   # the picture is shown at its own size here
         assert page.locator("#trayshape circle").count() == 4
         page.click("#traysave")
-        page.wait_for_selector("#trayview", state="hidden")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
         saved = load_calibration(tmp_path / "calibration.json").tray
         assert saved is not None and _within_a_pixel(saved, moved)
         # Reopened and closed without a tap, the outline stays as saved.
+        page.click("#trayclose")
         page.click("#marktray")
         page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
         page.click("#trayclose")
@@ -369,17 +383,129 @@ def test_an_outline_saved_on_another_tablet_is_not_put_back_by_one_opened_before
         other.click("#marktray")
         other.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
         new = [(40, 30), (290, 30), (290, 210), (40, 210)]
-        for x, y in new:            # the picture is shown at its own size here
-            other.click("#trayimg", position={"x": x, "y": y})
+        _tap_corners(other, new)    # the picture is shown at its own size here
         other.click("#traysave")
-        other.wait_for_selector("#trayview", state="hidden")
+        other.wait_for_selector(f"#traystate:text-is('{SAVED}')")
         other.close()
         # The first tablet shows the outline saved now, and saving it keeps it.
         page.wait_for_function("document.querySelector('#trayshape circle').getAttribute('cx') === '40'")
         page.click("#traysave")
-        page.wait_for_selector("#trayview", state="hidden")
+        page.wait_for_function("document.querySelector('#calerror').textContent === '' && "
+                               f"document.querySelector('#traystate').textContent === '{SAVED}'")
         saved = load_calibration(tmp_path / "calibration.json").tray
         assert saved is not None and _within_a_pixel(saved, new)
+
+
+def _open_tray_panel(browser: Any, server: Any, size: tuple[int, int] = (1024, 900)) -> Any:
+    """A control page of ``server`` at ``size`` with "Mark the tray" tapped, its picture
+    loaded; no dialog is answered for the caller."""
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.goto(server.url + "/control")
+    page.click("#marktray")
+    page.wait_for_function("document.querySelector('#trayimg').naturalWidth > 0")
+    return page
+
+
+def test_corners_tapped_but_not_saved_are_asked_about_before_they_go(
+        browser: Any, tmp_path: Path) -> None:
+    """Three corners tapped, then Close (to look at the game) or "Mark the tray" again:
+    the corners went without a word, and had all to be tapped again."""
+    with _marking_a_marked_tray(browser, tmp_path) as (server, _):
+        page = _open_tray_panel(browser, server)
+        asked: list[str] = []
+        answers = [False, True]                     # stay, then leave
+        page.on("dialog", lambda d: (asked.append(d.message),
+                                     d.accept() if answers.pop(0) else d.dismiss()))
+        page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 4")
+        _tap_corners(page, [(40, 30), (290, 30), (290, 210)])
+        page.click("#marktray")
+        page.click("#trayclose")
+        assert asked == ["Leave without saving the outline?"]
+        assert page.is_visible("#trayview") and page.locator("#trayshape circle").count() == 3
+        assert page.inner_text("#traystate") == "3 corners tapped, not saved yet."
+        page.click("#trayclose")
+        page.wait_for_selector("#trayview", state="hidden")
+        assert len(asked) == 2
+        assert server.table.state()["camera"]["tray"][0] == [20.0, 15.0]
+        # The saved outline shown again: closed without a question.
+        page.click("#marktray")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        page.click("#trayclose")
+        page.wait_for_selector("#trayview", state="hidden")
+        assert len(asked) == 2
+        page.close()
+
+
+def test_a_refused_outline_is_started_over_with_one_tap(browser: Any, tmp_path: Path) -> None:
+    """Corners tapped out of order are refused; starting over took one "Undo a corner"
+    tap per corner."""
+    from calibration import load_calibration
+
+    with _marking_a_marked_tray(browser, tmp_path) as (server, page):
+        _tap_corners(page, [(40, 30), (290, 210), (290, 30), (40, 210)])     # a bow tie
+        page.click("#traysave")
+        page.wait_for_function("document.querySelector('#calerror').textContent.includes('crosses itself')")
+        page.click("#trayrestart")
+        assert page.locator("#trayshape circle").count() == 0
+        assert page.inner_text("#calerror") == ""
+        moved = [(40, 30), (290, 30), (290, 210), (40, 210)]
+        _tap_corners(page, moved)
+        page.click("#traysave")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        saved = load_calibration(tmp_path / "calibration.json").tray
+        assert saved is not None and _within_a_pixel(saved, moved)
+
+
+def test_the_corners_tapped_on_a_phone_show_as_dots_a_finger_does_not_hide(
+        browser: Any, tmp_path: Path) -> None:
+    """Drawn a 120th of the picture's width, a corner's dot was 5-6 px across on a phone:
+    a family could not tell whether their tap had counted."""
+    with _marking_a_marked_tray(browser, tmp_path) as (server, _):
+        page = _open_tray_panel(browser, server, (390, 844))
+        _tap_corners(page, [(30, 20), (200, 20)])
+        sizes = page.evaluate("[...document.querySelectorAll('#trayshape circle')]"
+                              ".map((c) => c.getBoundingClientRect().width)")
+        assert len(sizes) == 2 and all(size >= 10 for size in sizes)
+        page.close()
+
+
+def test_the_whole_tray_is_marked_and_taken_empty_on_one_tablet_screen(
+        browser: Any, tmp_path: Path) -> None:
+    """The first evening on a tablet (1024x768) over a camera of 1280x960: the camera's
+    picture filled the screen, with "Save the outline" below it, and once saved the panel
+    shut, "Take the empty tray" inside it: the family never saw that step."""
+    import dataclasses
+
+    import cv2
+    import numpy as np
+
+    from calibration import load_calibration
+    from vision.replay import Replay
+    from vision.sim import TrayStyle, empty_tray
+    from web.calibrating import Calibrator
+
+    style = dataclasses.replace(TrayStyle.random(np.random.default_rng(3), (1280, 960)), clutter=0)
+    photo = tmp_path / "bare-tray.png"
+    cv2.imwrite(str(photo), empty_tray(style, (1280, 960)))
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    with LiveServer(tmp_path / "data", camera=Replay(str(photo)), calibrator=calibrator) as server:
+        page = _open_tray_panel(browser, server, (1024, 768))
+        # What to do, the picture to tap on and "Save the outline", on one screen.
+        panel = page.locator("#trayview").bounding_box()
+        picture = page.locator("#trayimg").bounding_box()
+        save = page.locator("#traysave").bounding_box()
+        assert save["y"] + save["height"] - panel["y"] <= 768
+        w, h = picture["width"], picture["height"]
+        _tap_corners(page, [(round(w * 0.1), round(h * 0.1)), (round(w * 0.9), round(h * 0.1)),
+                            (round(w * 0.9), round(h * 0.9)), (round(w * 0.1), round(h * 0.9))])
+        page.click("#traysave")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        page.click("#emptytake")
+        page.wait_for_selector("#emptyforget", state="visible")
+        saved = load_calibration(calibrator.path)
+        assert saved.tray is not None and saved.background is not None
+        assert page.evaluate(SMALL_TARGETS) == []
+        page.close()
 
 
 def test_mark_the_tray_says_when_the_camera_has_given_no_picture_yet(
@@ -420,7 +546,8 @@ def test_a_camera_turned_is_said_with_what_to_do_about_it(
         browser: Any, tmp_path: Path, marked: bool) -> None:
     """The empty tray read unlike its picture: the note asks for the tray to be marked
     again only when it was marked; with the empty tray alone taken it spoke of "the old
-    outline" of a tray never marked."""
+    outline" of a tray never marked. Marked again, it asked for that still, the family
+    unsure whether their marking had counted."""
     import dataclasses
 
     import cv2
@@ -454,8 +581,11 @@ def test_a_camera_turned_is_said_with_what_to_do_about_it(
         assert "camera was turned or raised" in note
         if marked:
             assert "mark the tray and take it empty again" in note
-        else:
-            assert "take the tray empty again" in note and "outline" not in note
+            server.table.set_tray([[30, 20], [290, 20], [290, 220], [30, 220]])
+            page.wait_for_function("!document.querySelector('#viewchanged').innerText"
+                                   ".includes('mark the tray')")
+            note = page.inner_text("#viewchanged")
+        assert "take the tray empty again" in note and "outline" not in note
         page.close()
 
 

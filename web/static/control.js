@@ -159,10 +159,14 @@ function renderStatus(s) {
   $("forgetknown").style.display = known ? "" : "none";
   $("forgetknown").textContent = `Forget ${known} remembered ${known === 1 ? "die" : "dice"}`;
   followSavedTray(s.camera.tray);
+  // Nothing saved, nothing to forget: a tap there on the first evening only asked.
+  $("trayforget").style.display = s.camera.tray ? "" : "none";
   $("viewchanged").style.display = s.camera.view_changed ? "" : "none";
-  // Only the empty tray taken, no outline: there is no outline to mark again.
+  // Only the empty tray taken, no outline, or the tray marked again since: there is no
+  // outline to mark (again).
   $("viewchanged").textContent = "The empty tray no longer looks like its picture, and not " +
-    "as if it had only been pushed aside: if the camera was turned or raised, " + (s.camera.tray
+    "as if it had only been pushed aside: if the camera was turned or raised, " +
+    (s.camera.tray && !s.camera.empty_tray_stale
     ? "mark the tray and take it empty again (until then dice outside the old outline are not read)."
     : "take the tray empty again.");
   $("emptyforget").style.display = s.camera.empty_tray ? "" : "none";
@@ -349,8 +353,9 @@ const TRAY_PICTURE_EVERY_MS = 2000;
 let trayTimer = null;
 
 function openTray() {
-  trayCorners = (state.camera.tray || []).map((p) => p.slice());
-  traySaved = trayCorners.length > 0;
+  // Tapped again while open: the corners tapped so far stay.
+  if ($("trayview").style.display !== "none") return;
+  showSavedTray();
   const img = $("trayimg");
   // No picture (a camera that has given none yet): said, not a broken image to tap on.
   img.onload = () => { showTrayPicture(true); drawTray(); };
@@ -374,10 +379,32 @@ function followSavedTray(tray) {
   drawTray();
 }
 
+/** The outline the table keeps, drawn as saved (none: no corners). */
+function showSavedTray() {
+  trayCorners = (state.camera.tray || []).map((p) => p.slice());
+  traySaved = trayCorners.length > 0;
+  drawTray();
+}
+
 function closeTray() {
   clearInterval(trayTimer);
   trayTimer = null;
   $("trayview").style.display = "none";
+}
+
+// Corners tapped and not saved are asked about before they go: a family closing the
+// panel to look at the game would otherwise find them gone when they came back.
+function leaveTray() {
+  if (!traySaved && trayCorners.length && !window.confirm("Leave without saving the outline?")) return;
+  closeTray();
+}
+
+// After a refused outline (or a slip), every corner goes in one tap.
+function startTrayOver() {
+  trayCorners = [];
+  traySaved = false;
+  $("calerror").textContent = "";
+  drawTray();
 }
 
 function showTrayPicture(shown) {
@@ -393,6 +420,7 @@ function newTrayPicture() {
 }
 
 function drawTray() {
+  sayTrayState();
   const img = $("trayimg");
   const w = img.naturalWidth, h = img.naturalHeight;
   if (!w) return;
@@ -400,8 +428,20 @@ function drawTray() {
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.classList.toggle("saved", traySaved);
   const points = trayCorners.map((p) => p.join(",")).join(" ");
+  // Each corner a dot 12 px across on the screen: drawn in the picture's pixels, a dot of
+  // a 120th of its width came out 5 px across on a phone, hard to see under a finger.
+  const r = 6 * w / (img.getBoundingClientRect().width || w);
   svg.innerHTML = (trayCorners.length > 1 ? `<polygon points="${points}"/>` : "") +
-    trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${Math.max(3, w / 120)}"/>`).join("");
+    trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${r}"/>`).join("");
+}
+
+// Whether the corners shown are the saved outline or taps still to be saved.
+function sayTrayState() {
+  const n = trayCorners.length;
+  $("traystate").textContent = !n ? "" : traySaved ? "This outline is saved." :
+    `${n} ${n === 1 ? "corner" : "corners"} tapped, not saved yet.`;
+  $("trayundo").disabled = !n;
+  $("trayrestart").disabled = !n;
 }
 
 function tapTray(ev) {
@@ -415,8 +455,9 @@ function tapTray(ev) {
   drawTray();
 }
 
+// The panel stays open once saved: the next step, taking the tray empty, is below.
 async function saveTray(corners) {
-  if (await post("tray", { tray: corners }, $("calerror"))) closeTray();
+  if (await post("tray", { tray: corners }, $("calerror"))) showSavedTray();
 }
 
 function closePicker() {
@@ -726,10 +767,11 @@ async function setup() {
   $("trayimg").addEventListener("click", tapTray);
   $("traysave").addEventListener("click", () => saveTray(trayCorners));
   $("trayundo").addEventListener("click", () => { trayCorners.pop(); traySaved = false; drawTray(); });
+  $("trayrestart").addEventListener("click", startTrayOver);
   $("trayforget").addEventListener("click", () => {
     if (window.confirm("Forget the tray's outline? Dice by the wall are then judged by their looks alone.")) saveTray(null);
   });
-  $("trayclose").addEventListener("click", closeTray);
+  $("trayclose").addEventListener("click", leaveTray);
   $("diceout").addEventListener("click", () => post("take-dice-out", {}, $("calerror")));
   $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
