@@ -42,7 +42,8 @@ def calibration_to_json(cal: Calibration) -> dict[str, Any]:
         "die_size_px": cal.die_size_px,
         "pip_color": list(cal.pip_color) if cal.pip_color is not None else None,
         "picture_faces": [
-            {"value": f.value, "template": _encode_png(f.template), "source": f.source}
+            {"value": f.value, "template": _encode_png(f.template),
+             **({"source": f.source} if f.source is not None else {})}
             for f in cal.picture_faces
         ],
         "image_size": list(cal.image_size) if cal.image_size is not None else None,
@@ -50,7 +51,9 @@ def calibration_to_json(cal: Calibration) -> dict[str, Any]:
             {"value": k.value, "crop": _encode_png(k.crop), "source": k.source}
             for k in cal.known_dice
         ],
-        "background_stale": cal.background_stale,
+        # Written only when true (and a picture's source only when known): a file that
+        # needs neither stays one the versions before them read, should a family go back.
+        **({"background_stale": True} if cal.background_stale else {}),
     }
 
 

@@ -65,6 +65,23 @@ def test_round_trip(tmp_path: Path) -> None:
     assert [p.name for p in tmp_path.iterdir()] == ["cal.json"]
 
 
+def test_a_file_that_needs_no_new_key_is_written_as_the_version_before_wrote_it(
+        tmp_path: Path) -> None:
+    # The version before this one refuses keys it does not know: a family that goes back
+    # to it keeps its calibration, unless it relies on what came after.
+    full = _full()
+    plain = Calibration(tray=full.tray, background=full.background, die_size_px=41.5,
+                        picture_faces=(PictureFace(1, full.picture_faces[0].template),),
+                        image_size=(640, 480), known_dice=full.known_dice)
+    save_calibration(plain, tmp_path / "c.json")
+    written = json.loads((tmp_path / "c.json").read_text())
+    assert set(written) == {"version", "tray", "background", "die_size_px", "pip_color",
+                            "picture_faces", "image_size", "known_dice"}
+    assert set(written["picture_faces"][0]) == {"value", "template"}
+    back = load_calibration(tmp_path / "c.json")
+    assert back.background_stale is False and back.picture_faces[0].source is None
+
+
 def test_empty_calibration_round_trip(tmp_path: Path) -> None:
     save_calibration(Calibration(), tmp_path / "c.json")
     back = load_calibration(tmp_path / "c.json")
