@@ -1,0 +1,70 @@
+"""The TV and the tablet on home Wi-Fi that drops (system Chromium): each screen says when
+it has lost the table, and shows what the table has once it is back, without a reload."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web.fakes import reading
+from web.live import LiveServer
+
+from flaky_wifi import FlakyWifi
+
+pytestmark = pytest.mark.browser
+
+WAIT_MS = 15_000
+KEEP_ALIVE_S = 0.5    # the server's keep-alive period: a dead stream is noticed in seconds
+
+
+def test_a_screen_whose_wifi_dropped_says_so_and_catches_up_when_it_is_back(
+        browser: Any, tmp_path: Path) -> None:
+    """Wi-Fi that goes away leaves the stream half open: nothing ends it, and the TV and
+    the tablet said "live" over a frozen game for good, until someone reloaded them."""
+    with LiveServer(tmp_path / "data", keep_alive=KEEP_ALIVE_S) as server, \
+            FlakyWifi(server.port) as wifi:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.set_default_timeout(WAIT_MS)
+        board, control = context.new_page(), context.new_page()
+        board.goto(wifi.url + "/")
+        control.goto(wifi.url + "/control")
+        for page in (board, control):
+            page.wait_for_selector("#conn:has-text('live')")
+            page.evaluate("window.__noReload = 'still here'")
+
+        wifi.drop()
+        server.table.hand_roll([1, 1])                       # Aino scores her 2 ...
+        server.table.handle_reading(reading(6, 4, flagged=[0, 1]))   # ... Bertil's waits
+        for page in (board, control):
+            page.wait_for_selector("#conn.off")
+            assert "reconnecting" in page.inner_text("#conn")
+
+        wifi.restore()
+        for page in (board, control):
+            page.wait_for_selector("#conn:not(.off):has-text('live')")
+        control.wait_for_selector("#confirm", state="visible")       # Bertil's throw
+        assert "Aino: 2" in control.inner_text("#players")
+        board.wait_for_function("document.querySelector('#board').innerText"
+                                ".includes('Throw to check on the control page')")
+        assert "Aino threw 1 + 1 = 2" in board.inner_text("#board")
+        for page in (board, control):
+            assert page.evaluate("window.__noReload") == "still here"
+        context.close()
+
+
+def test_a_tablet_that_goes_offline_says_so_at_once(browser: Any, tmp_path: Path) -> None:
+    """The tablet itself knows when its Wi-Fi is gone: said then, not a minute later."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.set_default_timeout(WAIT_MS)
+        control = context.new_page()
+        control.goto(server.url + "/control")
+        control.wait_for_selector("#conn:has-text('live')")
+        context.set_offline(True)
+        control.wait_for_selector("#conn.off")
+        context.set_offline(False)
+        control.wait_for_selector("#conn:not(.off):has-text('live')")
+        context.close()
