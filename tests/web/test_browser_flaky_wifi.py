@@ -68,3 +68,56 @@ def test_a_tablet_that_goes_offline_says_so_at_once(browser: Any, tmp_path: Path
         context.set_offline(False)
         control.wait_for_selector("#conn:not(.off):has-text('live')")
         context.close()
+
+
+def test_a_tap_made_offline_is_not_sent_and_said_so_plainly(browser: Any, tmp_path: Path) -> None:
+    """Offline, "Confirm as read" said "no connection to the table: TypeError: Failed to
+    fetch", which stayed under the throw after the tablet was back and live."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        server.table.handle_reading(reading(1, 1, flagged=[0, 1]))
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.set_default_timeout(WAIT_MS)
+        control = context.new_page()
+        control.goto(server.url + "/control")
+        control.wait_for_selector("#confirm", state="visible")
+        context.set_offline(True)
+        control.wait_for_selector("#conn.off")
+        control.click("#confirm")
+        control.wait_for_function("document.querySelector('#trayerror').innerText !== ''")
+        said = control.inner_text("#trayerror")
+        assert said.startswith("No connection to the table just now: this tap was not sent."), said
+        assert server.table.state()["reading"]["status"] == "waiting"
+
+        context.set_offline(False)
+        control.wait_for_selector("#conn:not(.off):has-text('live')")
+        control.wait_for_function("document.querySelector('#trayerror').innerText === ''")
+        control.click("#confirm")
+        control.wait_for_function("document.querySelector('#players').innerText.includes('Aino: 2')")
+        context.close()
+
+
+def test_a_tap_whose_answer_is_lost_says_it_may_have_taken(browser: Any, tmp_path: Path) -> None:
+    """The connection dropped after Undo reached the table: the page said "no connection
+    to the table: TypeError: Failed to fetch", as if nothing had been sent. It says now
+    that the tap may have taken, and the live stream shows that it did."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
+        server.table.hand_roll([1, 1])
+        server.table.hand_roll([1, 2])
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.set_default_timeout(WAIT_MS)
+        control = context.new_page()
+        control.goto(server.url + "/control")
+        control.wait_for_selector("#status:has-text('Cecilia')")
+
+        def done_but_unanswered(route: Any) -> None:
+            route.fetch()                   # the table takes Bertil's throw back ...
+            route.abort("connectionreset")  # ... and its answer never comes
+        control.route("**/api/undo", done_but_unanswered)
+        control.click("#undo")
+        said = control.wait_for_selector("#error:has-text('did not answer')").inner_text()
+        assert "the tap may have reached it or not" in said and "TypeError" not in said
+        control.wait_for_selector("#status:has-text('Bertil')")       # it did, once
+        assert len(server.table.game.log) == 3
+        context.close()

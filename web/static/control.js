@@ -23,6 +23,30 @@ function toast(message) {
 let postedOn = null;
 let postsUnderWay = 0;
 
+// Whether the live stream is up: without it the table cannot be reached, and the page
+// may show a state gone by. A tap then is not sent, and said so.
+let connected = false;
+const NOT_SENT = "No connection to the table just now: this tap was not sent. " +
+  "Tap again once the page says live.";
+// The connection dropped after the tap was sent: the table may have done it or not.
+const NO_ANSWER = "The table did not answer (the connection dropped): the tap may have " +
+  "reached it or not. Once the page says live, see whether it took before tapping again.";
+const saidNoConnection = new Set();   // the boxes that say one of the two
+
+function sayNoConnection(box, message) {
+  showError(box, message);
+  saidNoConnection.add(box);
+}
+
+/** Back on the stream, the page shows the table as it is, whether the tap took or not:
+ * what was said of the lost connection is old news. */
+function forgetNoConnection() {
+  for (const box of saidNoConnection) {
+    if (box.textContent === NOT_SENT || box.textContent === NO_ANSWER) box.textContent = "";
+  }
+  saidNoConnection.clear();
+}
+
 /**
  * POST a JSON action; the answer is the new state (also sent on the live stream).
  * A refusal's message goes to `errBox` (next to the form that sent it) and the toast;
@@ -31,6 +55,10 @@ let postsUnderWay = 0;
  */
 async function post(path, body, errBox) {
   const box = errBox || $("error");
+  if (!connected) {
+    sayNoConnection(box, NOT_SENT);
+    return null;
+  }
   const shown = state ? state.revision : -1;
   if (postedOn !== null && shown <= postedOn) {
     toast("still waiting for the table's answer to the last tap");
@@ -53,7 +81,7 @@ async function post(path, body, errBox) {
     render(data);
     return data;
   } catch (err) {
-    showError(box, "no connection to the table: " + err);
+    sayNoConnection(box, NO_ANSWER);
     return null;
   } finally {
     postsUnderWay -= 1;
@@ -599,6 +627,7 @@ function render(s, current) {
   // is the server's current one, whatever its revision.
   if (state && s.revision < state.revision && !current) return;
   state = s;
+  if (current) forgetNoConnection();
   document.body.dataset.revision = s.revision;
   $("controlpage").inert = false;         // the table's state is known: taps can name it
   renderStatus(s);
@@ -730,6 +759,7 @@ async function setup() {
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
   $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true }, $("calerror")));
   followState(render, (ok) => {
+    connected = ok;
     $("conn").textContent = ok ? "live" : "reconnecting…";
     $("conn").className = ok ? "conn" : "conn off";
   });
