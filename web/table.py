@@ -738,17 +738,19 @@ class Table:
         as for :meth:`new_game`."""
         with self._lock:
             self._refuse_during_draw()
-            self._check_after(after)
             if not isinstance(game_id, int) or isinstance(game_id, bool):
                 raise TableError(f"game: a game's number (as /api/games lists them), "
                                  f"not {json_shown(game_id)}", 400)
+            # Said before a stale ``after``: a Continue whose answer the Wi-Fi lost, tapped
+            # again, was told another screen had started a game, when its own tap had.
+            if game_id == self.game_id:
+                raise TableError(f"game {game_id} is the game being played")
+            self._check_after(after)
             row = self.store.game(game_id)
             if row is None:
                 raise TableError(f"game: there is no game {json_shown(game_id)}", 404)
             if row.finished is not None:
                 raise TableError(f"game {game_id} is over: there is nothing to continue")
-            if game_id == self.game_id:
-                raise TableError(f"game {game_id} is the game being played")
             game = self._replayed(game_id, self.store.game_file(game_id))
             ended = game.state()
             if ended["finished"]:
