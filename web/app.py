@@ -413,9 +413,9 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def take_dice_out(data: dict[str, Any]) -> None:
         table.take_dice_out()
 
-    @post("/api/roll-for-me")
+    @post("/api/roll-for-me", "actions", "throws")
     def roll_for_me(data: dict[str, Any]) -> None:
-        table.roll_for_me()
+        table.roll_for_me(data.get("actions"), data.get("throws"))
 
     @post("/api/join", "player")
     def join(data: dict[str, Any]) -> None:

@@ -553,12 +553,19 @@ function actionPath() {
   return state && state.game ? `action?actions=${state.game.actions}` : "action";
 }
 
+/** What "Roll for me" is tapped on: the draw's throws or the game's actions as shown. A
+ * tap sent again once its throw is scored (its answer lost) is refused, not thrown again. */
+function rollShown() {
+  if (state && state.draw) return { throws: state.draw.throws };
+  return state && state.game ? { actions: state.game.actions } : {};
+}
+
 /** What a family form may do: post an action, show an error, have dice thrown. */
 const formUI = {
   act: (action) => post(actionPath(), action, $("othererror")),
   error: (message) => showError($("othererror"), message),
   throwDice: () => {
-    if (state && state.camera.can_roll) return post("roll-for-me", {}, $("othererror"));
+    if (state && state.camera.can_roll) return post("roll-for-me", rollShown(), $("othererror"));
     // A real camera reads the throw by itself; without one it is entered by hand.
     $("handsection").scrollIntoView({ behavior: "smooth", block: "center" });
     $("handsection").classList.add("flash");
@@ -711,10 +718,10 @@ async function setup() {
   $("drawtakeback").addEventListener("click", () => post("draw/take-back",
     state && state.draw ? { throws: state.draw.throws } : {}, $("drawerror")));
   $("drawcancel").addEventListener("click", () => post("draw/cancel", {}, $("drawerror")));
-  $("drawroll").addEventListener("click", () => post("roll-for-me", {}, $("drawerror")));
+  $("drawroll").addEventListener("click", () => post("roll-for-me", rollShown(), $("drawerror")));
   // As above: two people tapping Undo for one wrong throw take back one action.
   $("undo").addEventListener("click", () => post("undo", state && state.game ? { actions: state.game.actions } : {}));
-  $("rollforme").addEventListener("click", () => post("roll-for-me", {}, $("trayerror")));
+  $("rollforme").addEventListener("click", () => post("roll-for-me", rollShown(), $("trayerror")));
   $("confirm").addEventListener("click", () => post("confirm",
     { reading: state.reading.id, seen: state.reading.dice.map((d) => d.value) }, $("trayerror")));
   $("join").addEventListener("click", async () => {
