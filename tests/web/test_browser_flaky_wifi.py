@@ -18,6 +18,15 @@ WAIT_MS = 15_000
 KEEP_ALIVE_S = 0.5    # the server's keep-alive period: a dead stream is noticed in seconds
 
 
+def _tablet(browser: Any, url: str) -> tuple[Any, Any]:
+    """A tablet's browser (its network can be taken away) with the control page open."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.set_default_timeout(WAIT_MS)
+    control = context.new_page()
+    control.goto(url + "/control")
+    return context, control
+
+
 def test_a_screen_whose_wifi_dropped_says_so_and_catches_up_when_it_is_back(
         browser: Any, tmp_path: Path) -> None:
     """Wi-Fi that goes away leaves the stream half open: nothing ends it, and the TV and
@@ -25,11 +34,9 @@ def test_a_screen_whose_wifi_dropped_says_so_and_catches_up_when_it_is_back(
     with LiveServer(tmp_path / "data", keep_alive=KEEP_ALIVE_S) as server, \
             FlakyWifi(server.port) as wifi:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        context.set_default_timeout(WAIT_MS)
-        board, control = context.new_page(), context.new_page()
+        context, control = _tablet(browser, wifi.url)
+        board = context.new_page()                 # the TV, on the same Wi-Fi
         board.goto(wifi.url + "/")
-        control.goto(wifi.url + "/control")
         for page in (board, control):
             page.wait_for_selector("#conn:has-text('live')")
             page.evaluate("window.__noReload = 'still here'")
@@ -58,10 +65,7 @@ def test_a_tablet_that_goes_offline_says_so_at_once(browser: Any, tmp_path: Path
     """The tablet itself knows when its Wi-Fi is gone: said then, not a minute later."""
     with LiveServer(tmp_path / "data") as server:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        context.set_default_timeout(WAIT_MS)
-        control = context.new_page()
-        control.goto(server.url + "/control")
+        context, control = _tablet(browser, server.url)
         control.wait_for_selector("#conn:has-text('live')")
         context.set_offline(True)
         control.wait_for_selector("#conn.off")
@@ -76,10 +80,7 @@ def test_a_tap_made_offline_is_not_sent_and_said_so_plainly(browser: Any, tmp_pa
     with LiveServer(tmp_path / "data") as server:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
         server.table.handle_reading(reading(1, 1, flagged=[0, 1]))
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        context.set_default_timeout(WAIT_MS)
-        control = context.new_page()
-        control.goto(server.url + "/control")
+        context, control = _tablet(browser, server.url)
         control.wait_for_selector("#confirm", state="visible")
         context.set_offline(True)
         control.wait_for_selector("#conn.off")
@@ -105,10 +106,7 @@ def test_a_tap_whose_answer_is_lost_says_it_may_have_taken(browser: Any, tmp_pat
         server.table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"])
         server.table.hand_roll([1, 1])
         server.table.hand_roll([1, 2])
-        context = browser.new_context(viewport={"width": 1280, "height": 800})
-        context.set_default_timeout(WAIT_MS)
-        control = context.new_page()
-        control.goto(server.url + "/control")
+        context, control = _tablet(browser, server.url)
         control.wait_for_selector("#status:has-text('Cecilia')")
 
         def done_but_unanswered(route: Any) -> None:
@@ -120,4 +118,30 @@ def test_a_tap_whose_answer_is_lost_says_it_may_have_taken(browser: Any, tmp_pat
         assert "the tap may have reached it or not" in said and "TypeError" not in said
         control.wait_for_selector("#status:has-text('Bertil')")       # it did, once
         assert len(server.table.game.log) == 3
+        context.close()
+
+
+def test_a_tap_caught_in_a_drop_is_given_up_and_the_next_tap_goes_once_back(
+        browser: Any, tmp_path: Path) -> None:
+    """A tap sent as the Wi-Fi dropped waited for an answer that could not come: the
+    page said nothing, and every later tap was refused as "still waiting for the table's
+    answer to the last tap" until that answer gave up, which over dropped Wi-Fi can take
+    minutes, the page live again meanwhile."""
+    with LiveServer(tmp_path / "data", keep_alive=KEEP_ALIVE_S) as server, \
+            FlakyWifi(server.port) as wifi:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        context, control = _tablet(browser, wifi.url)
+        control.wait_for_selector("#handgo")
+        wifi.drop()
+        control.click("#handgo")                      # Aino's 1 + 1, lost on the way
+        control.wait_for_selector("#conn.off")
+        said = control.wait_for_selector("#handerror:has-text('did not answer')").inner_text()
+        assert "the tap may have reached it or not" in said
+        assert server.table.state()["game"]["actions"] == 0
+
+        wifi.restore()
+        control.wait_for_selector("#conn:not(.off):has-text('live')")
+        control.click("#handgo")
+        control.wait_for_function("document.querySelector('#players').innerText.includes('Aino: 2')")
+        assert server.table.state()["game"]["actions"] == 1
         context.close()

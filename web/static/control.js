@@ -21,7 +21,10 @@ function toast(message) {
 // second tap on that same screen (a double tap) is not sent; a tap on a newer state, which
 // the live stream can show before the POST's own answer comes, is a new choice and is.
 let postedOn = null;
-let postsUnderWay = 0;
+// Each POST awaiting its answer, by what stops it: once the live stream is lost, an answer
+// would come over that same dead Wi-Fi, maybe minutes later; meanwhile every tap on the
+// page was refused as "still waiting", even after the stream was back.
+const postsUnderWay = new Set();
 
 // Whether the live stream is up: without it the table cannot be reached, and the page
 // may show a state gone by. A tap then is not sent, and said so.
@@ -65,11 +68,12 @@ async function post(path, body, errBox) {
     return null;
   }
   postedOn = shown;
-  postsUnderWay += 1;
+  const stop = new AbortController();
+  postsUnderWay.add(stop);
   try {
     const res = await fetch("/api/" + path, {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body || {}),
+      body: JSON.stringify(body || {}), signal: stop.signal,
     });
     let data = null;
     try { data = await res.json(); } catch (err) { data = null; }
@@ -84,8 +88,8 @@ async function post(path, body, errBox) {
     sayNoConnection(box, NO_ANSWER);
     return null;
   } finally {
-    postsUnderWay -= 1;
-    if (!postsUnderWay) postedOn = null;
+    postsUnderWay.delete(stop);
+    if (!postsUnderWay.size) postedOn = null;
   }
 }
 
@@ -767,6 +771,7 @@ async function setup() {
   $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true }, $("calerror")));
   followState(render, (ok) => {
     connected = ok;
+    if (!ok) postsUnderWay.forEach((stop) => stop.abort());  // said as no answer
     $("conn").textContent = ok ? "live" : "reconnecting…";
     $("conn").className = ok ? "conn" : "conn off";
   });
