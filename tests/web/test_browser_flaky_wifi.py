@@ -145,3 +145,23 @@ def test_a_tap_caught_in_a_drop_is_given_up_and_the_next_tap_goes_once_back(
         control.wait_for_function("document.querySelector('#players').innerText.includes('Aino: 2')")
         assert server.table.state()["game"]["actions"] == 1
         context.close()
+
+
+def test_dice_being_entered_when_another_tablet_starts_a_new_game_are_said_to_be_checked(
+        browser: Any, tmp_path: Path) -> None:
+    """A tablet entering Aino's throw lost its Wi-Fi; meanwhile another started a new
+    game. Back, it showed Cy's throw with Aino's dice, unwarned: the new game counts its
+    actions from 0 again, the very number the dice were tapped at, and "Score" took them."""
+    with LiveServer(tmp_path / "data", keep_alive=KEEP_ALIVE_S) as server, \
+            FlakyWifi(server.port) as wifi:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        context, control = _tablet(browser, wifi.url)
+        control.click("#hand [data-hand='0']")               # Aino's 2 + ...
+        wifi.drop()
+        control.wait_for_selector("#conn.off")
+        server.table.new_game("sum_chicago", ["Cy", "Dee"])  # on the other tablet
+        wifi.restore()
+        control.wait_for_selector("#status:has-text('Cy')")
+        said = control.inner_text("#handerror")
+        assert said == "The game changed meanwhile: check these dice are Cy's before scoring them."
+        context.close()

@@ -456,6 +456,9 @@ function closePicker() {
 // sent with the throw, so one entered on a screen while another scored a throw is
 // refused (and shown again) instead of being scored for the next player.
 let handAt = null;
+// The game those dice were tapped in: a game started meanwhile (on a tablet that was
+// offline, say) counts its actions from 0 again, and may reach the number tapped at.
+let handGame = null;
 let handNoteAt = null;     // the action count when that was said (null: nothing said)
 
 function renderHand(s) {
@@ -465,7 +468,7 @@ function renderHand(s) {
     handNoteAt = null;                      // the note below is about a throw gone by
     $("handerror").textContent = "";
   }
-  if (handAt !== null && s.game && s.game.actions !== handAt) {
+  if (handAt !== null && s.game && (s.game.actions !== handAt || s.table.game_id !== handGame)) {
     // A throw was scored since the first die was tapped (by the camera, or on another
     // screen): the dice being entered may have been for it. Said, before "Score" sends
     // them for the player now shown; a tap on "Score" already on its way is refused.
@@ -479,7 +482,7 @@ function renderHand(s) {
     `<button id="handgo">Score this throw</button>` : `<span class="muted">No throw expected.</span>`;
   box.querySelectorAll("[data-hand]").forEach((el) => el.addEventListener("click", () => {
     const i = Number(el.dataset.hand);
-    if (handAt === null) handAt = state.game.actions;
+    if (handAt === null) [handAt, handGame] = [state.game.actions, state.table.game_id];
     handDice[i] = handDice[i] % 6 + 1;       // tap cycles 1 → 6 → 1
     el.innerHTML = dieSVG(handDice[i]);
   }));
