@@ -78,7 +78,11 @@ class FlakyWifi:
                 browser, _ = self._listener.accept()
             except OSError:
                 return                                   # the Wi-Fi is put away
-            server = socket.create_connection(("127.0.0.1", self._server_port))
+            try:
+                server = socket.create_connection(("127.0.0.1", self._server_port))
+            except OSError:                              # the server is stopped
+                browser.close()
+                continue
             with self._lock:
                 link = _Link(browser, server, dead=not self._up)
                 self._links.append(link)
