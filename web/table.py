@@ -710,8 +710,9 @@ class Table:
             raise TableError("'after' is the id of the game shown, or null, "
                              f"not {json_shown(after)}", 400)
         if after != self.game_id:
-            raise TableError(f"game {self.game_id} was started on another screen just "
-                             "now: look at it before starting another", 409)
+            # Maybe by this very screen: a tap whose answer the Wi-Fi lost, tapped again.
+            raise TableError(f"game {self.game_id} was started just now, on this screen or "
+                             "another: look at it before starting another", 409)
 
     def _start_game(self, family: Any, players: Any, options: Any) -> None:
         game = scorer.new_game(family, seat_names(players), options)

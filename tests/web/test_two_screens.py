@@ -58,7 +58,7 @@ def test_a_draw_throw_taken_back_on_two_screens_is_taken_back_once(api: Any) -> 
 def test_a_draw_started_over_a_game_another_screen_just_started_is_refused(api: Any) -> None:
     api.post("games", {"family": "sum_chicago", "players": ["Ann", "Bob"], "after": None})
     refused(api, "draw", {"family": "sum_chicago", "players": ["Ann", "Bob"], "after": None},
-            "was started on another screen just now")
+            "was started just now, on this screen or another")
 
 
 def test_a_game_continued_from_a_stale_history_page_is_refused(api: Any) -> None:
@@ -69,7 +69,7 @@ def test_a_game_continued_from_a_stale_history_page_is_refused(api: Any) -> None
     api.post("games", {"family": "sum_chicago", "players": ["Cy", "Dee"], "after": second})
     # A history page made while the second game was played continues the first.
     refused(api, "continue", {"game": first, "after": second},
-            "was started on another screen just now")
+            "was started just now, on this screen or another")
     api.post("continue", {"game": first, "after": api.state()["table"]["game_id"]})
     assert api.state()["table"]["game_id"] == first
 
