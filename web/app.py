@@ -413,9 +413,9 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def take_dice_out(data: dict[str, Any]) -> None:
         table.take_dice_out()
 
-    @post("/api/roll-for-me")
+    @post("/api/roll-for-me", "actions", "throws")
     def roll_for_me(data: dict[str, Any]) -> None:
-        table.roll_for_me()
+        table.roll_for_me(data.get("actions"), data.get("throws"))
 
     @post("/api/join", "player")
     def join(data: dict[str, Any]) -> None:
@@ -494,6 +494,11 @@ def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = N
             streams: Streams | None = None) -> Iterator[str]:
     """The SSE stream: the current state first, then each newer one, with keep-alives.
 
+    A keep-alive is an ``alive`` event carrying its period in seconds, not a comment:
+    the pages hear events only, and a stream that goes quiet for two periods is one
+    that died without a word (home Wi-Fi gone with the connection left half open,
+    which the browser waits on for good), so the page says so and opens another.
+
     Every connection starts with the current state, whatever Last-Event-ID a reconnecting
     screen sends: a server started afresh on another data folder counts revisions anew
     and may reach the very number the screen holds from its old game.
@@ -506,6 +511,8 @@ def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = N
         yield "retry: 2000\n\n"
         revision, payload = table.publisher.latest_state()
         yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
+        alive = f"event: alive\ndata: {keep_alive:g}\n\n"
+        yield alive                     # the period, for the page to time the quiet by
         sent = revision
         quiet = 0.0
         slice_s = min(1.0, keep_alive)
@@ -521,7 +528,7 @@ def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = N
             quiet += slice_s
             if quiet >= keep_alive:
                 quiet = 0.0
-                yield ": keep-alive\n\n"
+                yield alive
     finally:
         if streams is not None:
             streams.close(ended)

@@ -727,8 +727,9 @@ class Table:
             raise TableError("'after' is the id of the game shown, or null, "
                              f"not {json_shown(after)}", 400)
         if after != self.game_id:
-            raise TableError(f"game {self.game_id} was started on another screen just "
-                             "now: look at it before starting another", 409)
+            # Maybe by this very screen: a tap whose answer the Wi-Fi lost, tapped again.
+            raise TableError(f"game {self.game_id} was started just now, on this screen or "
+                             "another: look at it before starting another", 409)
 
     def _start_game(self, family: Any, players: Any, options: Any) -> None:
         game = scorer.new_game(family, seat_names(players), options)
@@ -755,17 +756,19 @@ class Table:
         as for :meth:`new_game`."""
         with self._lock:
             self._refuse_during_draw()
-            self._check_after(after)
             if not isinstance(game_id, int) or isinstance(game_id, bool):
                 raise TableError(f"game: a game's number (as /api/games lists them), "
                                  f"not {json_shown(game_id)}", 400)
+            # Said before a stale ``after``: a Continue whose answer the Wi-Fi lost, tapped
+            # again, was told another screen had started a game, when its own tap had.
+            if game_id == self.game_id:
+                raise TableError(f"game {game_id} is the game being played")
+            self._check_after(after)
             row = self.store.game(game_id)
             if row is None:
                 raise TableError(f"game: there is no game {json_shown(game_id)}", 404)
             if row.finished is not None:
                 raise TableError(f"game {game_id} is over: there is nothing to continue")
-            if game_id == self.game_id:
-                raise TableError(f"game {game_id} is the game being played")
             game = self._replayed(game_id, self.store.game_file(game_id))
             ended = game.state()
             if ended["finished"]:
@@ -820,14 +823,7 @@ class Table:
         one wrong throw take back one."""
         with self._lock:
             current = self._need_draw()
-            if throws is not None:
-                if isinstance(throws, bool) or not isinstance(throws, int):
-                    raise TableError(f"'throws' is the number of the draw's throws shown, "
-                                     f"not {json_shown(throws)}", 400)
-                now = len(current.draw.throws)
-                if throws != now:
-                    raise TableError(f"the draw changed on another screen ({now} throws now, "
-                                     f"{throws} on this screen): look again and tap once more")
+            _check_draw_shown(current, throws)
             self._set_draw(replace(current, draw=_drawn(current.draw.take_back), note=None))
 
     def cancel_draw(self) -> None:
@@ -1285,13 +1281,20 @@ class Table:
         # The watcher sees the dice go and then an empty tray, which it reports as nothing.
         self.camera.roll(count=0)
 
-    def roll_for_me(self) -> None:
+    def roll_for_me(self, shown: Any = None, throws: Any = None) -> None:
         """Throw the simulated tray's dice (only the sim camera can): one die in a draw for
-        the starter, else the dice of the game's next throw."""
+        the starter, else the dice of the game's next throw. ``shown`` (the game's number
+        of actions) or, in a draw, ``throws`` (its number of throws), as the tapping
+        screen showed them: a tap sent again after its answer was lost, once its throw
+        is scored, is refused instead of throwing for the next player too."""
         with self._lock:
             count = self._dice_due()
             if not self._camera_status["can_roll"]:
                 raise TableError("roll for me needs the simulated tray (dicetray serve --camera sim)")
+            if self._draw is not None:
+                _check_draw_shown(self._draw, throws)
+            else:
+                _check_shown(self._need_game(), shown)
             self._rolled_at = time.monotonic()
         self.camera.roll(count=count)
 
@@ -1809,6 +1812,20 @@ def _check_shown(game: scorer.Game, shown: Any) -> None:
                          f"({now} action{'' if now == 1 else 's'} now, {shown} on this "
                          "screen): nothing was done; look again and tap again if it is "
                          "still wanted")
+
+
+def _check_draw_shown(current: DrawAtTable, throws: Any) -> None:
+    """Refuse a tap made on a screen whose draw for the starter has changed since:
+    ``throws`` is the number of the draw's throws it showed (``None`` checks nothing)."""
+    if throws is None:
+        return
+    if isinstance(throws, bool) or not isinstance(throws, int):
+        raise TableError(f"'throws' is the number of the draw's throws shown, "
+                         f"not {json_shown(throws)}", 400)
+    now = len(current.draw.throws)
+    if throws != now:
+        raise TableError(f"the draw changed on another screen ({now} throws now, "
+                         f"{throws} on this screen): look again and tap once more")
 
 
 def _check_seen(reading: Any, seen: Any) -> None:

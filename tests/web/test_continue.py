@@ -94,6 +94,22 @@ def test_a_finished_game_or_the_one_being_played_is_not_continued(api: Any) -> N
     assert api.state() == before
 
 
+def test_a_continue_tapped_again_after_its_answer_was_lost_says_the_game_is_being_played(
+        api: Any) -> None:
+    """The Wi-Fi lost the answer to Continue, and the family tapped it again on the same
+    history page: they were told another screen had started a game, when their own first
+    tap had continued the very game they wanted."""
+    api.start(["Aino", "Bertil"])
+    first = api.state()["table"]["game_id"]
+    api.start(["Cecilia"])
+    shown = api.state()["table"]["game_id"]
+    api.post("continue", {"game": first, "after": shown})          # the answer lost
+    before = api.state()
+    s = api.post("continue", {"game": first, "after": shown}, status=409)
+    assert s["error"] == f"game {first} is the game being played"
+    assert api.state() == before
+
+
 def test_a_game_its_last_throw_ended_is_not_continued_even_if_never_marked_over(
         api: Any) -> None:
     """The server stopped between storing the last throw and marking the game over: the
@@ -160,3 +176,21 @@ def test_the_history_page_continues_an_unfinished_game(browser: Any, tmp_path: P
         assert "in progress" in page.locator("tr", has_text="Aino, Bertil").inner_text()
         assert page.locator("tr", has_text="Cecilia").locator("[data-continue]").count() == 2
         page.close()
+
+
+def test_continue_tapped_offline_on_the_history_page_says_the_table_did_not_answer(
+        browser: Any, tmp_path: Path) -> None:
+    """Offline, Continue did nothing to be seen: no message, no new page."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        first = server.table.game_id
+        server.table.new_game("sum_chicago", ["Cecilia"])
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(server.url + "/history")
+        context.set_offline(True)
+        page.locator(f"[data-continue='{first}']").first.click()
+        said = page.wait_for_selector("#continueerror:visible", timeout=10_000).inner_text()
+        assert said.startswith("The table did not answer (no connection)"), said
+        assert server.table.game_id != first
+        context.close()

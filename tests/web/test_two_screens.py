@@ -58,7 +58,7 @@ def test_a_draw_throw_taken_back_on_two_screens_is_taken_back_once(api: Any) -> 
 def test_a_draw_started_over_a_game_another_screen_just_started_is_refused(api: Any) -> None:
     api.post("games", {"family": "sum_chicago", "players": ["Ann", "Bob"], "after": None})
     refused(api, "draw", {"family": "sum_chicago", "players": ["Ann", "Bob"], "after": None},
-            "was started on another screen just now")
+            "was started just now, on this screen or another")
 
 
 def test_a_game_continued_from_a_stale_history_page_is_refused(api: Any) -> None:
@@ -69,7 +69,7 @@ def test_a_game_continued_from_a_stale_history_page_is_refused(api: Any) -> None
     api.post("games", {"family": "sum_chicago", "players": ["Cy", "Dee"], "after": second})
     # A history page made while the second game was played continues the first.
     refused(api, "continue", {"game": first, "after": second},
-            "was started on another screen just now")
+            "was started just now, on this screen or another")
     api.post("continue", {"game": first, "after": api.state()["table"]["game_id"]})
     assert api.state()["table"]["game_id"] == first
 
@@ -145,4 +145,57 @@ def test_nothing_on_the_control_page_is_tapped_before_it_knows_the_table(
         page.wait_for_selector("#confirm", state="visible")
         body = _posted(page, "confirm", lambda: page.click("#confirm"))
         assert body["seen"] == [6, 4]
+        page.close()
+
+
+def test_roll_for_me_sent_again_after_its_throw_was_scored_is_refused(data_dir: Any) -> None:
+    """"Roll for me" carried nothing of what its screen showed: sent again after the
+    Wi-Fi lost its answer, once the throw was scored, it threw the next player's dice."""
+    from web.app import create_app
+    from web.fakes import FakeCamera, FakeWatcher
+    from web.store import Store
+    from web.table import Table
+
+    from conftest import Api
+    from waiting import wait_for
+
+    camera = FakeCamera()
+    table = Table(Store(data_dir), camera=camera,
+                  watcher_factory=lambda read: FakeWatcher(camera, read)).start()
+    try:
+        api = Api(create_app(table, keep_alive=0.2).test_client(), table)
+        api.post("draw", {"family": "sum_chicago", "players": ["Ann", "Bob"], "after": None})
+        api.post("roll-for-me", {"throws": 0})
+        wait_for(lambda: api.state()["draw"]["throws"] == 1)
+        refused(api, "roll-for-me", {"throws": 0}, "the draw changed on another screen")
+
+        api.post("draw/cancel")
+        api.post("games", {"family": "sum_chicago", "players": ["Ann", "Bob"],
+                           "after": None})
+        api.post("roll-for-me", {"actions": 0})
+        wait_for(lambda: api.state()["game"]["actions"] == 1)
+        refused(api, "roll-for-me", {"actions": 0}, "the game changed meanwhile")
+        assert camera.throws.empty()                 # no die was thrown for Bob
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_roll_for_me_on_the_control_page_says_what_its_screen_showed(
+        browser: Any, tmp_path: Any) -> None:
+    from web.fakes import FakeCamera
+    from web.live import LiveServer
+
+    with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:
+        server.table.start_draw("sum_chicago", ["Ann", "Bob"])
+        server.table.draw_throw(3)
+        page = browser.new_page(viewport={"width": 800, "height": 1280})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#drawroll", state="visible")
+        assert _posted(page, "roll-for-me", lambda: page.click("#drawroll")) == {"throws": 1}
+        server.table.cancel_draw()
+        server.table.new_game("sum_chicago", ["Ann", "Bob"])
+        server.table.hand_roll([1, 1])
+        page.wait_for_selector("#rollforme:not([disabled])")
+        assert _posted(page, "roll-for-me", lambda: page.click("#rollforme")) == {"actions": 1}
         page.close()

@@ -21,7 +21,34 @@ function toast(message) {
 // second tap on that same screen (a double tap) is not sent; a tap on a newer state, which
 // the live stream can show before the POST's own answer comes, is a new choice and is.
 let postedOn = null;
-let postsUnderWay = 0;
+// Each POST awaiting its answer, by what stops it: once the live stream is lost, an answer
+// would come over that same dead Wi-Fi, maybe minutes later; meanwhile every tap on the
+// page was refused as "still waiting", even after the stream was back.
+const postsUnderWay = new Set();
+
+// Whether the live stream is up: without it the table cannot be reached, and the page
+// may show a state gone by. A tap then is not sent, and said so.
+let connected = false;
+const NOT_SENT = "No connection to the table just now: this tap was not sent. " +
+  "Tap again once the page says live.";
+// The connection dropped after the tap was sent: the table may have done it or not.
+const NO_ANSWER = "The table did not answer (the connection dropped): the tap may have " +
+  "reached it or not. Once the page says live, see whether it took before tapping again.";
+const saidNoConnection = new Set();   // the boxes that say one of the two
+
+function sayNoConnection(box, message) {
+  showError(box, message);
+  saidNoConnection.add(box);
+}
+
+/** Back on the stream, the page shows the table as it is, whether the tap took or not:
+ * what was said of the lost connection is old news. */
+function forgetNoConnection() {
+  for (const box of saidNoConnection) {
+    if (box.textContent === NOT_SENT || box.textContent === NO_ANSWER) box.textContent = "";
+  }
+  saidNoConnection.clear();
+}
 
 /**
  * POST a JSON action; the answer is the new state (also sent on the live stream).
@@ -31,17 +58,22 @@ let postsUnderWay = 0;
  */
 async function post(path, body, errBox) {
   const box = errBox || $("error");
+  if (!connected) {
+    sayNoConnection(box, NOT_SENT);
+    return null;
+  }
   const shown = state ? state.revision : -1;
   if (postedOn !== null && shown <= postedOn) {
     toast("still waiting for the table's answer to the last tap");
     return null;
   }
   postedOn = shown;
-  postsUnderWay += 1;
+  const stop = new AbortController();
+  postsUnderWay.add(stop);
   try {
     const res = await fetch("/api/" + path, {
       method: "POST", headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body || {}),
+      body: JSON.stringify(body || {}), signal: stop.signal,
     });
     let data = null;
     try { data = await res.json(); } catch (err) { data = null; }
@@ -53,11 +85,11 @@ async function post(path, body, errBox) {
     render(data);
     return data;
   } catch (err) {
-    showError(box, "no connection to the table: " + err);
+    sayNoConnection(box, NO_ANSWER);
     return null;
   } finally {
-    postsUnderWay -= 1;
-    if (!postsUnderWay) postedOn = null;
+    postsUnderWay.delete(stop);
+    if (!postsUnderWay.size) postedOn = null;
   }
 }
 
@@ -470,6 +502,9 @@ function closePicker() {
 // sent with the throw, so one entered on a screen while another scored a throw is
 // refused (and shown again) instead of being scored for the next player.
 let handAt = null;
+// The game those dice were tapped in: a game started meanwhile (on a tablet that was
+// offline, say) counts its actions from 0 again, and may reach the number tapped at.
+let handGame = null;
 let handNoteAt = null;     // the action count when that was said (null: nothing said)
 
 function renderHand(s) {
@@ -479,7 +514,7 @@ function renderHand(s) {
     handNoteAt = null;                      // the note below is about a throw gone by
     $("handerror").textContent = "";
   }
-  if (handAt !== null && s.game && s.game.actions !== handAt) {
+  if (handAt !== null && s.game && (s.game.actions !== handAt || s.table.game_id !== handGame)) {
     // A throw was scored since the first die was tapped (by the camera, or on another
     // screen): the dice being entered may have been for it. Said, before "Score" sends
     // them for the player now shown; a tap on "Score" already on its way is refused.
@@ -493,7 +528,7 @@ function renderHand(s) {
     `<button id="handgo">Score this throw</button>` : `<span class="muted">No throw expected.</span>`;
   box.querySelectorAll("[data-hand]").forEach((el) => el.addEventListener("click", () => {
     const i = Number(el.dataset.hand);
-    if (handAt === null) handAt = state.game.actions;
+    if (handAt === null) [handAt, handGame] = [state.game.actions, state.table.game_id];
     handDice[i] = handDice[i] % 6 + 1;       // tap cycles 1 → 6 → 1
     el.innerHTML = dieSVG(handDice[i]);
   }));
@@ -571,12 +606,19 @@ function actionPath() {
   return state && state.game ? `action?actions=${state.game.actions}` : "action";
 }
 
+/** What "Roll for me" is tapped on: the draw's throws or the game's actions as shown. A
+ * tap sent again once its throw is scored (its answer lost) is refused, not thrown again. */
+function rollShown() {
+  if (state && state.draw) return { throws: state.draw.throws };
+  return state && state.game ? { actions: state.game.actions } : {};
+}
+
 /** What a family form may do: post an action, show an error, have dice thrown. */
 const formUI = {
   act: (action) => post(actionPath(), action, $("othererror")),
   error: (message) => showError($("othererror"), message),
   throwDice: () => {
-    if (state && state.camera.can_roll) return post("roll-for-me", {}, $("othererror"));
+    if (state && state.camera.can_roll) return post("roll-for-me", rollShown(), $("othererror"));
     // A real camera reads the throw by itself; without one it is entered by hand.
     $("handsection").scrollIntoView({ behavior: "smooth", block: "center" });
     $("handsection").classList.add("flash");
@@ -645,6 +687,7 @@ function render(s, current) {
   // is the server's current one, whatever its revision.
   if (state && s.revision < state.revision && !current) return;
   state = s;
+  if (current) forgetNoConnection();
   document.body.dataset.revision = s.revision;
   $("controlpage").inert = false;         // the table's state is known: taps can name it
   renderStatus(s);
@@ -728,10 +771,10 @@ async function setup() {
   $("drawtakeback").addEventListener("click", () => post("draw/take-back",
     state && state.draw ? { throws: state.draw.throws } : {}, $("drawerror")));
   $("drawcancel").addEventListener("click", () => post("draw/cancel", {}, $("drawerror")));
-  $("drawroll").addEventListener("click", () => post("roll-for-me", {}, $("drawerror")));
+  $("drawroll").addEventListener("click", () => post("roll-for-me", rollShown(), $("drawerror")));
   // As above: two people tapping Undo for one wrong throw take back one action.
   $("undo").addEventListener("click", () => post("undo", state && state.game ? { actions: state.game.actions } : {}));
-  $("rollforme").addEventListener("click", () => post("roll-for-me", {}, $("trayerror")));
+  $("rollforme").addEventListener("click", () => post("roll-for-me", rollShown(), $("trayerror")));
   $("confirm").addEventListener("click", () => post("confirm",
     { reading: state.reading.id, seen: state.reading.dice.map((d) => d.value) }, $("trayerror")));
   $("join").addEventListener("click", async () => {
@@ -777,6 +820,8 @@ async function setup() {
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
   $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true }, $("calerror")));
   followState(render, (ok) => {
+    connected = ok;
+    if (!ok) postsUnderWay.forEach((stop) => stop.abort());  // said as no answer
     $("conn").textContent = ok ? "live" : "reconnecting…";
     $("conn").className = ok ? "conn" : "conn off";
   });

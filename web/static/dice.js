@@ -43,24 +43,48 @@ function esc(s) {
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
+// Heard of nothing for two keep-alive periods and this much more, a stream is taken for
+// dead: Wi-Fi that drops can leave the connection half open, and the browser then waits on
+// it for good, the screen saying "live" over a frozen state until someone reloads it.
+const QUIET_MARGIN_S = 3;
+
 /**
- * Follow the live state over Server-Sent Events. The browser reconnects by itself,
- * sending Last-Event-ID; every event carries the whole state, so nothing else is needed.
+ * Follow the live state over Server-Sent Events. The browser reconnects by itself after
+ * an error; every event carries the whole state, so nothing else is needed.
  * onState's second argument is true for the first state of a (re)connection: the
  * server's current one, even when its revision is below the last seen (a server
  * started on another data folder counts anew).
+ * The server's "alive" events say it is there, and how often it says so: a stream gone
+ * quiet longer is closed and another opened; the device going offline is said at once.
  */
 function followState(onState, onStatus) {
-  const source = new EventSource("/api/events");
-  let first = true;
-  source.addEventListener("state", (ev) => {
-    const fresh = first;
-    first = false;
-    onState(JSON.parse(ev.data), fresh);
-  });
-  source.onopen = () => { first = true; if (onStatus) onStatus(true); };
-  source.onerror = () => onStatus && onStatus(false);
-  return source;
+  let source = null;
+  let period = 15;       // s between keep-alives, until the server says
+  let quiet = null;
+  const status = (ok) => onStatus && onStatus(ok);
+  const heard = () => {
+    clearTimeout(quiet);
+    quiet = setTimeout(() => { status(false); connect(); }, (2 * period + QUIET_MARGIN_S) * 1000);
+  };
+  function connect() {
+    if (source) source.close();
+    source = new EventSource("/api/events");
+    let first = true;
+    source.addEventListener("state", (ev) => {
+      heard();
+      const fresh = first;
+      first = false;
+      onState(JSON.parse(ev.data), fresh);
+    });
+    source.addEventListener("alive", (ev) => { period = Number(ev.data) || period; heard(); });
+    source.onopen = () => { first = true; heard(); status(true); };
+    source.onerror = () => status(false);
+    heard();
+  }
+  window.addEventListener("offline", () => status(false));
+  // Back online, a stream opened afresh catches up at once (the old one may be dead).
+  window.addEventListener("online", connect);
+  connect();
 }
 
 /** The dice of the latest throw, wherever the family's state keeps them. */
