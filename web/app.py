@@ -494,10 +494,10 @@ def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = N
             streams: Streams | None = None) -> Iterator[str]:
     """The SSE stream: the current state first, then each newer one, with keep-alives.
 
-    A keep-alive is an ``alive`` event carrying its period in seconds, not a comment:
-    the pages hear events only, and a stream that goes quiet for two periods is one
-    that died without a word (home Wi-Fi gone with the connection left half open,
-    which the browser waits on for good), so the page says so and opens another.
+    Every event is ``event: state`` (DESIGN.md: other tools read the stream too); a
+    keep-alive is a comment, which keeps proxies and the TCP connection awake. A page
+    cannot hear a comment, so it finds a stream that died without a word by asking for
+    the state itself when the stream has been quiet a while (``followState`` in dice.js).
 
     Every connection starts with the current state, whatever Last-Event-ID a reconnecting
     screen sends: a server started afresh on another data folder counts revisions anew
@@ -511,8 +511,6 @@ def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = N
         yield "retry: 2000\n\n"
         revision, payload = table.publisher.latest_state()
         yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
-        alive = f"event: alive\ndata: {keep_alive:g}\n\n"
-        yield alive                     # the period, for the page to time the quiet by
         sent = revision
         quiet = 0.0
         slice_s = min(1.0, keep_alive)
@@ -528,7 +526,7 @@ def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = N
             quiet += slice_s
             if quiet >= keep_alive:
                 quiet = 0.0
-                yield alive
+                yield ": keep-alive\n\n"
     finally:
         if streams is not None:
             streams.close(ended)

@@ -15,13 +15,14 @@ from flaky_wifi import FlakyWifi
 pytestmark = pytest.mark.browser
 
 WAIT_MS = 15_000
-KEEP_ALIVE_S = 0.5    # the server's keep-alive period: a dead stream is noticed in seconds
+QUIET_S = 1    # a page asks after a quiet stream this soon: a dead one is noticed in seconds
 
 
 def _tablet(browser: Any, url: str) -> tuple[Any, Any]:
     """A tablet's browser (its network can be taken away) with the control page open."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.set_default_timeout(WAIT_MS)
+    context.add_init_script(f"window.DICETRAY_QUIET_S = {QUIET_S}")
     control = context.new_page()
     control.goto(url + "/control")
     return context, control
@@ -31,7 +32,7 @@ def test_a_screen_whose_wifi_dropped_says_so_and_catches_up_when_it_is_back(
         browser: Any, tmp_path: Path) -> None:
     """Wi-Fi that goes away leaves the stream half open: nothing ends it, and the TV and
     the tablet said "live" over a frozen game for good, until someone reloaded them."""
-    with LiveServer(tmp_path / "data", keep_alive=KEEP_ALIVE_S) as server, \
+    with LiveServer(tmp_path / "data") as server, \
             FlakyWifi(server.port) as wifi:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
         context, control = _tablet(browser, wifi.url)
@@ -127,7 +128,7 @@ def test_a_tap_caught_in_a_drop_is_given_up_and_the_next_tap_goes_once_back(
     page said nothing, and every later tap was refused as "still waiting for the table's
     answer to the last tap" until that answer gave up, which over dropped Wi-Fi can take
     minutes, the page live again meanwhile."""
-    with LiveServer(tmp_path / "data", keep_alive=KEEP_ALIVE_S) as server, \
+    with LiveServer(tmp_path / "data") as server, \
             FlakyWifi(server.port) as wifi:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
         context, control = _tablet(browser, wifi.url)
@@ -152,7 +153,7 @@ def test_dice_being_entered_when_another_tablet_starts_a_new_game_are_said_to_be
     """A tablet entering Aino's throw lost its Wi-Fi; meanwhile another started a new
     game. Back, it showed Cy's throw with Aino's dice, unwarned: the new game counts its
     actions from 0 again, the very number the dice were tapped at, and "Score" took them."""
-    with LiveServer(tmp_path / "data", keep_alive=KEEP_ALIVE_S) as server, \
+    with LiveServer(tmp_path / "data") as server, \
             FlakyWifi(server.port) as wifi:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
         context, control = _tablet(browser, wifi.url)

@@ -48,15 +48,16 @@ def test_first_event_is_the_current_state_then_newer_ones(api: Any) -> None:
     resp.close()
 
 
-def test_a_keep_alive_the_page_can_hear_comes_when_nothing_happens(api: Any) -> None:
-    """A comment never reaches the page's script: a stream gone quiet (Wi-Fi dropped with
-    the connection half open) looked the same as a table where nothing happened, and the
-    screen said "live" over a frozen state for good. An event, saying its period, is heard."""
+def test_every_event_is_a_state_and_a_keep_alive_is_a_comment(api: Any) -> None:
+    """DESIGN.md's stream: every event is ``event: state`` carrying the whole state, and a
+    keep-alive comment comes when nothing happens (tools other than the pages read it)."""
     resp = open_stream(api)
     stream = events(resp)
     assert next(stream)[0] == "state"
-    assert next(stream) == ("alive", None, 0.2)      # at once: the period to time by
-    assert next(stream) == ("alive", None, 0.2)      # keep_alive is 0.2 s in these tests
+    assert next(stream) == (None, None, ": keep-alive")   # keep_alive is 0.2 s in these tests
+    api.start()
+    kinds = [next(stream)[0] for _ in range(3)]
+    assert set(kinds) <= {"state", None} and "state" in kinds
     resp.close()
 
 
@@ -93,7 +94,7 @@ def test_past_its_streams_the_oldest_screen_is_let_go_and_taps_still_come_throug
     for resp in opened:
         next(events(resp))                               # each got the current state
     oldest = list(events(opened[0]))                     # ends within a second
-    assert all(kind == "alive" for kind, _, _ in oldest)
+    assert all(kind is None for kind, _, _ in oldest)      # keep-alives, then its end
     newest = events(opened[2])
     client.post("/api/games", json={"family": "sum_chicago", "players": ["Aino"]})
     kind, _, data = next(e for e in newest if e[0] == "state")

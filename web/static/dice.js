@@ -43,10 +43,27 @@ function esc(s) {
     (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
 }
 
-// Heard of nothing for two keep-alive periods and this much more, a stream is taken for
-// dead: Wi-Fi that drops can leave the connection half open, and the browser then waits on
-// it for good, the screen saying "live" over a frozen state until someone reloads it.
-const QUIET_MARGIN_S = 3;
+// A stream can die without a word: Wi-Fi that drops may leave the connection half open,
+// and the browser then waits on it for good, the screen saying "live" over a frozen game.
+// The server's keep-alives are comments, which a page cannot hear; so after QUIET_S with
+// no state the page asks the table for its state itself. (The tests set it shorter.)
+const QUIET_S = window.DICETRAY_QUIET_S || 20;
+// How long that question may take before the table is taken to be out of reach.
+const ASK_TIMEOUT_S = 5;
+
+/** The table's state asked for outside the stream; null when no answer came in time. */
+async function askState() {
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), ASK_TIMEOUT_S * 1000);
+  try {
+    const resp = await fetch("/api/state", { cache: "no-store", signal: stop.signal });
+    return resp.ok ? await resp.json() : null;
+  } catch (err) {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /**
  * Follow the live state over Server-Sent Events. The browser reconnects by itself after
@@ -54,29 +71,40 @@ const QUIET_MARGIN_S = 3;
  * onState's second argument is true for the first state of a (re)connection: the
  * server's current one, even when its revision is below the last seen (a server
  * started on another data folder counts anew).
- * The server's "alive" events say it is there, and how often it says so: a stream gone
- * quiet longer is closed and another opened; the device going offline is said at once.
+ * A stream quiet for QUIET_S is checked: no answer from the table is said, and an
+ * answer while the stream is not open, or a state the stream did not bring, means the
+ * stream died; each time another is opened (it starts with the current state). The
+ * device going offline is said at once.
  */
 function followState(onState, onStatus) {
   let source = null;
-  let period = 15;       // s between keep-alives, until the server says
+  let revision = null;      // the revision of the last state the stream brought
+  let live = false;         // the stream is open (as far as the browser knows)
   let quiet = null;
-  const status = (ok) => onStatus && onStatus(ok);
+  const status = (ok) => { live = ok; if (onStatus) onStatus(ok); };
   const heard = () => {
     clearTimeout(quiet);
-    quiet = setTimeout(() => { status(false); connect(); }, (2 * period + QUIET_MARGIN_S) * 1000);
+    quiet = setTimeout(check, QUIET_S * 1000);
   };
+  async function check() {
+    const state = await askState();
+    if (state === null) status(false);
+    // The table answers but the stream is not open, or brought no such state: a new one.
+    if (state === null || !live || state.revision !== revision) connect();
+    else heard();
+  }
   function connect() {
     if (source) source.close();
     source = new EventSource("/api/events");
     let first = true;
     source.addEventListener("state", (ev) => {
       heard();
+      const state = JSON.parse(ev.data);
+      revision = state.revision;
       const fresh = first;
       first = false;
-      onState(JSON.parse(ev.data), fresh);
+      onState(state, fresh);
     });
-    source.addEventListener("alive", (ev) => { period = Number(ev.data) || period; heard(); });
     source.onopen = () => { first = true; heard(); status(true); };
     source.onerror = () => status(false);
     heard();
