@@ -35,3 +35,85 @@ def test_at_200_percent_zoom_nothing_runs_off_the_side_of_the_screen(
             assert page.evaluate(PAST_THE_EDGE) == [], path
             assert page.evaluate("document.documentElement.scrollWidth") <= size[0], path
         page.close()
+
+
+# Every piece of text shown whose contrast with what lies behind it (the backgrounds
+# under it, blended, and the opacity of it and its boxes) is below WCAG AA: 4.5:1, or
+# 3:1 for large text (24 px, or 18.7 px bold). Disabled buttons (and the page before its
+# first state, which takes no tap) are exempt, as in WCAG.
+LOW_CONTRAST = r"""() => {
+  const rgba = (s) => { const v = s.match(/[\d.]+/g).map(Number); return v.length < 4 ? [...v, 1] : v; };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
+  const channel = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const behind = (el) => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255]);
+  };
+  const faded = (el) => { let o = 1; for (let e = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity); return o; };
+  const low = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+    const el = text.parentElement;
+    if (!text.data.trim() || !el.getClientRects().length || el.closest("svg, button:disabled, [inert]")) continue;
+    const style = getComputedStyle(el);
+    const back = behind(el);
+    const ink = rgba(style.color);
+    const fore = over([ink[0], ink[1], ink[2], ink[3] * faded(el)], back);
+    const [dark, light] = [luminance(fore), luminance(back)].sort((a, b) => a - b);
+    const ratio = (light + 0.05) / (dark + 0.05);
+    const size = parseFloat(style.fontSize);
+    const large = size >= 24 || (Number(style.fontWeight) >= 700 && size >= 18.66);
+    if (ratio < (large ? 3 : 4.5)) low.push(`${text.data.trim().slice(0, 30)} (${el.className}): ${ratio.toFixed(2)}`);
+  }
+  return low;
+}"""
+
+
+def test_every_text_on_the_scoreboard_reads_at_wcag_aa_contrast(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(server.url + "/")
+        # Sum Chicago: both miss round 1 (dashes), then Aino misses round 2 on the lit
+        # row of the round being played, beside Bertil's chance of hitting.
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        for player, dice in (("Aino", [1, 2]), ("Bertil", [1, 2]), ("Aino", [1, 1])):
+            server.table.act({"type": "roll", "player": player, "dice": dice})
+        page.wait_for_selector("#board .sheet tr.now td.zero")
+        assert page.evaluate(LOW_CONTRAST) == []
+        page.set_viewport_size({"width": 390, "height": 844})     # a phone: smaller type
+        assert page.evaluate(LOW_CONTRAST) == []
+        page.set_viewport_size({"width": 1280, "height": 720})
+        # Pub Chicago, Tschigg: "no Sand" on the one whose throw was not Sand.
+        server.table.new_game("pub_chicago", ["Aino", "Bertil"], {"variant": "tschigg"})
+        for action in ({"type": "leader", "player": "Aino"},
+                       {"type": "roll", "player": "Aino", "dice": [6, 3, 5]},
+                       {"type": "done", "player": "Aino"},
+                       {"type": "announce", "player": "Aino", "sand": True},
+                       {"type": "roll", "player": "Bertil", "dice": [2, 3, 5]},
+                       {"type": "done", "player": "Bertil"}):
+            server.table.act(action)
+        page.wait_for_selector("#board .tag.muted")
+        low = page.evaluate(LOW_CONTRAST)
+        assert low == [], low
+        page.close()
+
+
+def test_every_text_on_the_control_page_reads_at_wcag_aa_contrast(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#controlpage:not([inert]) #start")
+        assert page.evaluate(LOW_CONTRAST) == []
+        # Card Chicago: a hand typed wrongly says so on its lit row.
+        server.table.new_game("card_chicago", ["Aino", "Bertil"])
+        page.fill("#other [data-hand='Aino']", "as ks")
+        page.wait_for_selector("#other .handrow.active [data-err='Aino']:not(:empty)")
+        low = page.evaluate(LOW_CONTRAST)
+        assert low == [], low
+        page.close()
