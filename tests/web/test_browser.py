@@ -716,10 +716,21 @@ def test_a_die_is_corrected_from_the_keyboard(browser: Any, tmp_path: Path) -> N
             assert page.eval_on_selector(selector, "el => el.tagName") == "BUTTON", selector
         page.focus("#reading [data-die='1']")
         page.keyboard.press("Enter")
-        page.focus("#picker [data-value='1']")
+        # The values open with the focus on the value as read, in a group saying whose
+        # (it stayed on the die: the values were found only by tabbing on).
+        assert page.evaluate("document.activeElement.closest('#picker')?.getAttribute("
+                             "'aria-label')") == "Die 2 shows:"
+        assert page.evaluate("document.activeElement.dataset.value") == "2"
+        page.keyboard.press("Escape")                    # closed, the focus back on the die
+        assert not page.is_visible("#picker")
+        assert page.evaluate("document.activeElement.dataset.die") == "1"
+        page.keyboard.press("Enter")
+        page.keyboard.press("Shift+Tab")                 # from 2 to 1
         page.keyboard.press("Enter")
         page.wait_for_function("document.querySelectorAll('#reading [data-die] svg')[1]"
                                "?.getAttribute('data-value') === '1'", timeout=10_000)
+        # The die redrawn with its new value holds the focus (it fell to the page's top).
+        assert page.evaluate("document.activeElement.dataset.die") == "1"
         assert [p["score"] for p in server.table.state()["game"]["players"]] == [2, 0, 0]
         # and the new player's name field says what it is for.
         assert page.get_attribute("#joinname", "aria-label")

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from web.fakes import FakeCamera
 from web.live import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -37,15 +38,17 @@ def test_at_200_percent_zoom_nothing_runs_off_the_side_of_the_screen(
         page.close()
 
 
-# Every piece of text shown whose contrast with what lies behind it (the backgrounds
-# under it, blended, and the opacity of it and its boxes) is below WCAG AA: 4.5:1, or
-# 3:1 for large text (24 px, or 18.7 px bold). Disabled buttons (and the page before its
-# first state, which takes no tap) are exempt, as in WCAG.
-LOW_CONTRAST = r"""() => {
+# Colours as WCAG weighs them: a colour over what lies behind an element (its boxes'
+# backgrounds, blended), and the contrast ratio of two colours.
+COLOURS = r"""
   const rgba = (s) => { const v = s.match(/[\d.]+/g).map(Number); return v.length < 4 ? [...v, 1] : v; };
   const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3]));
   const channel = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
   const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+  const contrast = (a, b) => {
+    const [dark, light] = [luminance(a), luminance(b)].sort((x, y) => x - y);
+    return (light + 0.05) / (dark + 0.05);
+  };
   const behind = (el) => {
     const layers = [];
     for (let e = el; e; e = e.parentElement) {
@@ -55,6 +58,13 @@ LOW_CONTRAST = r"""() => {
     }
     return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255]);
   };
+"""
+
+# Every piece of text shown whose contrast with what lies behind it (the backgrounds
+# under it, blended, and the opacity of it and its boxes) is below WCAG AA: 4.5:1, or
+# 3:1 for large text (24 px, or 18.7 px bold). Disabled buttons (and the page before its
+# first state, which takes no tap) are exempt, as in WCAG.
+LOW_CONTRAST = r"""() => {""" + COLOURS + r"""
   const faded = (el) => { let o = 1; for (let e = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity); return o; };
   const low = [];
   const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -65,8 +75,7 @@ LOW_CONTRAST = r"""() => {
     const back = behind(el);
     const ink = rgba(style.color);
     const fore = over([ink[0], ink[1], ink[2], ink[3] * faded(el)], back);
-    const [dark, light] = [luminance(fore), luminance(back)].sort((a, b) => a - b);
-    const ratio = (light + 0.05) / (dark + 0.05);
+    const ratio = contrast(fore, back);
     const size = parseFloat(style.fontSize);
     const large = size >= 24 || (Number(style.fontWeight) >= 700 && size >= 18.66);
     if (ratio < (large ? 3 : 4.5)) low.push(`${text.data.trim().slice(0, 30)} (${el.className}): ${ratio.toFixed(2)}`);
@@ -116,4 +125,71 @@ def test_every_text_on_the_control_page_reads_at_wcag_aa_contrast(browser: Any, 
         page.wait_for_selector("#other .handrow.active [data-err='Aino']:not(:empty)")
         low = page.evaluate(LOW_CONTRAST)
         assert low == [], low
+        page.close()
+
+
+FOCUSED = "document.activeElement.outerHTML.slice(0, 70)"
+
+
+def test_the_keyboards_place_survives_news_from_another_screen(browser: Any, tmp_path: Path) -> None:
+    """Each state redraws the dice and players: the focus stayed on nothing, and Tab
+    started over from the nav at the top of the page."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#controlpage:not([inert]) #hand [data-hand='1']")
+        page.focus("#hand [data-hand='1']")
+        server.table.act({"type": "join", "player": "Dora"})        # on another tablet
+        page.wait_for_selector("[data-leave='Dora']")
+        assert page.evaluate("document.activeElement.dataset.hand") == "1", page.evaluate(FOCUSED)
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "handgo"
+        page.close()
+
+
+def test_the_trays_panel_takes_the_focus_and_escape_gives_it_back(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#controlpage:not([inert]) #marktray", state="visible")
+        page.focus("#marktray")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#trayview", state="visible")
+        assert page.evaluate("document.querySelector('#trayview').contains(document.activeElement)")
+        assert page.get_attribute("#marktray", "aria-expanded") == "true"
+        page.keyboard.press("Tab")                       # on through the panel's buttons
+        assert page.evaluate("document.activeElement.id") == "traysave"
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#trayview", state="hidden")
+        assert page.evaluate("document.activeElement.id") == "marktray"
+        assert page.get_attribute("#marktray", "aria-expanded") == "false"
+        page.close()
+
+
+# Each control Tab reaches, with its focus ring as drawn: too thin (under 2 px) or too
+# faint against what lies behind it (under 3:1, WCAG's contrast for what is not text).
+FAINT_FOCUS = r"""() => {""" + COLOURS + r"""
+  const el = document.activeElement;
+  if (el === document.body) return null;     // past the last control, before the first
+  const style = getComputedStyle(el);
+  const ring = rgba(style.outlineColor);
+  const ratio = contrast(over(ring, behind(el.parentElement)), behind(el.parentElement));
+  const wide = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) >= 2;
+  return wide && ratio >= 3 ? null : `${el.outerHTML.slice(0, 50)}: ${style.outlineStyle} ` +
+    `${style.outlineWidth}, ${ratio.toFixed(2)}:1`;
+}"""
+
+
+def test_the_focus_is_seen_on_every_control_of_the_control_page(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#controlpage:not([inert]) #hand [data-hand='1']")
+        faint = []
+        for _ in range(page.locator("a, button:visible, input, select, textarea, summary").count()):
+            page.keyboard.press("Tab")
+            faint.append(page.evaluate(FAINT_FOCUS))
+        assert [f for f in faint if f] == []
         page.close()

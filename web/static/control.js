@@ -278,6 +278,10 @@ function openPicker(i, waiting) {
     (i != null && waiting ? `<button class="secondary" id="notadie">Not a die</button>` : "") +
     `<button class="secondary" id="pickcancel">Cancel</button>`;
   p.classList.add("open");
+  p.setAttribute("aria-label", what);
+  // The keyboard's focus goes to the die's value as read (Escape or Cancel gives it back).
+  const shown = i == null ? null : state.reading.dice[i].value;
+  (p.querySelector(`button[data-value="${shown}"]`) || p.querySelector("button[data-value]")).focus();
   const id = state.reading.id;
   // The dice as shown when the picker opened: if another screen takes a die away
   // meanwhile, "die i" is another die, and the table refuses the tap instead.
@@ -353,6 +357,8 @@ function openTray() {
   img.src = "/api/frame.jpg?t=" + Date.now();
   $("calerror").textContent = "";
   $("trayview").style.display = "";
+  $("marktray").setAttribute("aria-expanded", "true");
+  $("trayview").focus();       // a screen reader reads the panel's instructions from here
   clearInterval(trayTimer);
   trayTimer = setInterval(newTrayPicture, TRAY_PICTURE_EVERY_MS);
 }
@@ -372,7 +378,17 @@ function followSavedTray(tray) {
 function closeTray() {
   clearInterval(trayTimer);
   trayTimer = null;
+  const hadFocus = $("trayview").contains(document.activeElement);
   $("trayview").style.display = "none";
+  $("marktray").setAttribute("aria-expanded", "false");
+  if (hadFocus) $("marktray").focus();
+}
+
+// Escape closes what the page opened over itself: a die's value picker, else the tray's panel.
+function closeOnEscape(ev) {
+  if (ev.key !== "Escape") return;
+  if (picking !== null) closePicker();
+  else if ($("trayview").style.display !== "none") closeTray();
 }
 
 function showTrayPicture(shown) {
@@ -415,9 +431,13 @@ async function saveTray(corners) {
 }
 
 function closePicker() {
+  // The die that opened the picker takes the focus back from it, as a dialog gives it back.
+  const opener = picking === "add" ? "#adddie" : `#reading [data-die="${picking}"]`;
+  const hadFocus = $("picker").contains(document.activeElement);
   picking = null;
   $("picker").classList.remove("open");
   $("picker").innerHTML = "";
+  if (hadFocus && document.querySelector(opener)) document.querySelector(opener).focus();
 }
 
 // The game's number of actions when a die of the throw being entered was first tapped:
@@ -594,10 +614,30 @@ function renderDraw(s) {
   $("drawtakeback").textContent = draw.last ? `Take back ${draw.last.player}'s ${draw.last.value}` : "";
 }
 
+/** The control holding the keyboard's focus, found again once a new state has drawn its
+ * part of the page afresh: the dice, players and forms are redrawn on each state, and the
+ * focus fell back to the top of the page (Tab started over from the nav). Returns what
+ * puts it back: on the control redrawn, else on the first one of its section. */
+function focusKept() {
+  const el = document.activeElement;
+  if (!el || el === document.body || !$("controlpage").contains(el)) return () => {};
+  const marks = [...el.attributes].filter((a) => a.name.startsWith("data-"))
+    .map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("");
+  const which = el.id ? `#${CSS.escape(el.id)}` : marks ? el.tagName.toLowerCase() + marks : null;
+  const section = el.closest("section");
+  return () => {
+    if (document.activeElement && document.activeElement !== document.body) return;
+    const again = (which && document.querySelector(which)) ||
+      (section && [...section.querySelectorAll("button, input, select")].find((c) => c.getClientRects().length));
+    if (again && again.getClientRects().length) again.focus({ preventScroll: true });
+  };
+}
+
 function render(s, current) {
   // An older answer arriving late; but the stream's first state after a (re)connection
   // is the server's current one, whatever its revision.
   if (state && s.revision < state.revision && !current) return;
+  const refocus = focusKept();
   state = s;
   document.body.dataset.revision = s.revision;
   $("controlpage").inert = false;         // the table's state is known: taps can name it
@@ -608,6 +648,7 @@ function render(s, current) {
   renderPlayers(s);
   renderOther(s);
   renderDraw(s);
+  refocus();
 }
 
 function renderOptions() {
@@ -725,6 +766,7 @@ async function setup() {
     if (window.confirm("Forget the tray's outline? Dice by the wall are then judged by their looks alone.")) saveTray(null);
   });
   $("trayclose").addEventListener("click", closeTray);
+  document.addEventListener("keydown", closeOnEscape);
   $("diceout").addEventListener("click", () => post("take-dice-out", {}, $("calerror")));
   $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
