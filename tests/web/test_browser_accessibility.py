@@ -3,12 +3,13 @@ child, someone on the keyboard or with a screen reader, measured in the system C
 (found by an accessibility audit)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from web.fakes import FakeCamera
+from web.fakes import FakeCamera, reading
 from web.live import LiveServer
 
 pytestmark = pytest.mark.browser
@@ -192,4 +193,60 @@ def test_the_focus_is_seen_on_every_control_of_the_control_page(browser: Any, tm
             page.keyboard.press("Tab")
             faint.append(page.evaluate(FAINT_FOCUS))
         assert [f for f in faint if f] == []
+        page.close()
+
+
+def _button_names(page: Any, selector: str) -> list[str]:
+    """The names a screen reader says for the buttons under ``selector``, in page order."""
+    tree = page.locator(selector).aria_snapshot()
+    return [m.group(1) or "" for m in re.finditer(r'^\s*- button(?: "((?:[^"\\]|\\.)*)")?', tree, re.M)]
+
+
+def _unclear(names: list[str]) -> list[str]:
+    """Names that do not say what their button does: empty, a bare number or card sign
+    ("3", "K♥"), or said by two buttons ("clear", "clear": whose?)."""
+    return [n for n in names if not re.search(r"[a-z]{3}", n) or names.count(n) > 1]
+
+
+def test_card_chicagos_buttons_say_whose_and_what_to_a_screen_reader(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("card_chicago", ["Aino", "Bertil"])
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#other [data-ex='Aino']")
+        # The exchange's counts, the hands' buttons and the 52 cards.
+        names = _button_names(page, "#other")
+        assert _unclear(names) == []
+        assert "Aino exchanges 3 cards" in names and "queen of hearts" in names
+        assert "clear Bertil's hand" in names
+        # A card picked with the keyboard: said picked, and the keyboard's place kept on it
+        # (the hands' form drew itself afresh, and the focus fell to the page's top).
+        page.focus("#other [data-card='QH']")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#other [data-card='QH'][aria-pressed='true']")
+        assert page.evaluate("document.activeElement.dataset.card") == "QH", page.evaluate(FOCUSED)
+        # Two exchanges and shows of no hands later, the first trick: who took it.
+        for _ in range(2):
+            game = server.table.state()["game"]
+            server.table.act({"type": "show", "round": game["next"]["round"], "hands": {}})
+            for player in game["deal"]["order"]:
+                server.table.act({"type": "exchange", "player": player, "count": 0})
+        page.wait_for_selector("#other [data-trick='Aino']")
+        names = _button_names(page, "#other")
+        assert _unclear(names) == []
+        assert "Aino took trick 1" in names
+        page.close()
+
+
+def test_a_die_the_reader_is_unsure_of_is_said_so_to_a_screen_reader(
+        browser: Any, tmp_path: Path) -> None:
+    """Its orange outline was all that told it from the others."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        server.table.handle_reading(reading(1, 4, flagged=[1]))
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#reading [data-die='1']")
+        assert _button_names(page, "#reading") == ["die showing 1", "die showing 4, to be checked"]
         page.close()

@@ -316,7 +316,8 @@ function renderPictures(values) {
   const fresh = Date.now();
   box.innerHTML = `<span class="muted">Taught pictures:</span>` + values.map((v, i) =>
     `<span class="taught" data-picture="${i}"><img src="/api/pictures/${i}.png?t=${fresh}" ` +
-    `alt="taught picture ${i + 1}"> is ${v} <button class="secondary" data-forget="${i}">Forget</button></span>`).join("");
+    `alt="taught picture ${i + 1}"> is ${v} <button class="secondary" data-forget="${i}" ` +
+    `aria-label="forget taught picture ${i + 1}">Forget</button></span>`).join("");
 }
 
 // The newest remembered dice beside their values: one remembered with a wrong value (a
@@ -332,7 +333,8 @@ function renderKnownDice(newest) {
   const fresh = Date.now();
   box.innerHTML = `<span class="muted">Newest remembered dice:</span>` + newest.map(([i, v]) =>
     `<span class="taught" data-known="${i}"><img src="/api/known-dice/${i}.png?t=${fresh}" ` +
-    `alt="remembered die ${i + 1}"> is ${v} <button class="secondary" data-forgetknown="${i}">Forget</button></span>`).join("");
+    `alt="remembered die ${i + 1}"> is ${v} <button class="secondary" data-forgetknown="${i}" ` +
+    `aria-label="forget remembered die ${i + 1}">Forget</button></span>`).join("");
 }
 
 // The tray's outline, tapped corner by corner on the camera's picture (frame pixels).
@@ -548,6 +550,7 @@ function actionPath() {
 /** What a family form may do: post an action, show an error, have dice thrown. */
 const formUI = {
   act: (action) => post(actionPath(), action, $("othererror")),
+  redraw: (draw) => { const refocus = focusKept(); draw(); refocus(); },
   error: (message) => showError($("othererror"), message),
   throwDice: () => {
     if (state && state.camera.can_roll) return post("roll-for-me", {}, $("othererror"));
