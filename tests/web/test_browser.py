@@ -180,7 +180,8 @@ def test_taught_pictures_are_forgotten_from_the_control_page(
         assert page.inner_text("#pictures [data-picture='0']").startswith("is 1")
         page.wait_for_function("[...document.querySelectorAll('#pictures img')]"
                                ".every((img) => img.naturalWidth === 32)")
-        page.click("#pictures [data-forget='1']")
+        # Each Forget button says which picture to a screen reader (three said "Forget").
+        page.get_by_role("button", name="forget taught picture 2", exact=True).click(timeout=5000)
         page.wait_for_selector("#pictures [data-picture='2']", state="detached")
         assert [f.value for f in load_calibration(path).picture_faces] == [1, 6]
         assert int(load_calibration(path).picture_faces[1].template[0, 0]) == 60
@@ -206,7 +207,7 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
             == [["is", "6"], ["is", "2"], ["is", "1"]]
         page.wait_for_function("[...document.querySelectorAll('#knowndice img')]"
                                ".every((img) => img.naturalWidth === 40)")
-        page.click("#knowndice [data-forgetknown='1']")
+        page.get_by_role("button", name="forget remembered die 2", exact=True).click(timeout=5000)
         page.wait_for_selector("#forgetknown:has-text('Forget 2 remembered dice')")
         assert [k.value for k in load_calibration(path).known_dice] == [1, 6]
         page.click("#forgetknown:has-text('Forget 2 remembered dice')")
