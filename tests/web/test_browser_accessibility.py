@@ -24,6 +24,15 @@ PAST_THE_EDGE = """() => [...document.querySelectorAll('body *')]
   .map((el) => el.outerHTML.slice(0, 60))"""
 
 
+def _tablet(browser: Any, server: LiveServer, ready: str) -> Any:
+    """The control page on a tablet lying down, once its first state has come and
+    ``ready`` is shown."""
+    page = browser.new_page(viewport={"width": 1024, "height": 768})
+    page.goto(server.url + "/control")
+    page.wait_for_selector(f"#controlpage:not([inert]) {ready}")
+    return page
+
+
 @pytest.mark.parametrize("size", ZOOMED)
 def test_at_200_percent_zoom_nothing_runs_off_the_side_of_the_screen(
         browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
@@ -116,9 +125,7 @@ def test_every_text_on_the_scoreboard_reads_at_wcag_aa_contrast(browser: Any, tm
 
 def test_every_text_on_the_control_page_reads_at_wcag_aa_contrast(browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data") as server:
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
-        page.goto(server.url + "/control")
-        page.wait_for_selector("#controlpage:not([inert]) #start")
+        page = _tablet(browser, server, "#start")
         assert page.evaluate(LOW_CONTRAST) == []
         # Card Chicago: a hand typed wrongly says so on its lit row.
         server.table.new_game("card_chicago", ["Aino", "Bertil"])
@@ -137,9 +144,7 @@ def test_the_keyboards_place_survives_news_from_another_screen(browser: Any, tmp
     started over from the nav at the top of the page."""
     with LiveServer(tmp_path / "data") as server:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
-        page.goto(server.url + "/control")
-        page.wait_for_selector("#controlpage:not([inert]) #hand [data-hand='1']")
+        page = _tablet(browser, server, "#hand [data-hand='1']")
         page.focus("#hand [data-hand='1']")
         server.table.act({"type": "join", "player": "Dora"})        # on another tablet
         page.wait_for_selector("[data-leave='Dora']")
@@ -151,9 +156,7 @@ def test_the_keyboards_place_survives_news_from_another_screen(browser: Any, tmp
 
 def test_the_trays_panel_takes_the_focus_and_escape_gives_it_back(browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
-        page.goto(server.url + "/control")
-        page.wait_for_selector("#controlpage:not([inert]) #marktray", state="visible")
+        page = _tablet(browser, server, "#marktray")
         page.focus("#marktray")
         page.keyboard.press("Enter")
         page.wait_for_selector("#trayview", state="visible")
@@ -185,9 +188,7 @@ FAINT_FOCUS = r"""() => {""" + COLOURS + r"""
 def test_the_focus_is_seen_on_every_control_of_the_control_page(browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data") as server:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
-        page.goto(server.url + "/control")
-        page.wait_for_selector("#controlpage:not([inert]) #hand [data-hand='1']")
+        page = _tablet(browser, server, "#hand [data-hand='1']")
         faint = []
         for _ in range(page.locator("a, button:visible, input, select, textarea, summary").count()):
             page.keyboard.press("Tab")
@@ -212,9 +213,7 @@ def test_card_chicagos_buttons_say_whose_and_what_to_a_screen_reader(
         browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data") as server:
         server.table.new_game("card_chicago", ["Aino", "Bertil"])
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
-        page.goto(server.url + "/control")
-        page.wait_for_selector("#other [data-ex='Aino']")
+        page = _tablet(browser, server, "#other [data-ex='Aino']")
         # The exchange's counts, the hands' buttons and the 52 cards.
         names = _button_names(page, "#other")
         assert _unclear(names) == []
@@ -245,8 +244,52 @@ def test_a_die_the_reader_is_unsure_of_is_said_so_to_a_screen_reader(
     with LiveServer(tmp_path / "data") as server:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
         server.table.handle_reading(reading(1, 4, flagged=[1]))
-        page = browser.new_page(viewport={"width": 1024, "height": 768})
-        page.goto(server.url + "/control")
-        page.wait_for_selector("#reading [data-die='1']")
+        page = _tablet(browser, server, "#reading [data-die='1']")
         assert _button_names(page, "#reading") == ["die showing 1", "die showing 4, to be checked"]
         page.close()
+
+
+# What a screen reader says as it comes: the text of every live region, hidden or not
+# drawn (a region under aria-hidden is not said).
+SAID_REGIONS = """() => [...document.querySelectorAll('[role=status], [role=alert], [aria-live]')]
+  .filter((el) => !el.closest('[aria-hidden=true]') && el.getAttribute('aria-live') !== 'off')
+  .map((el) => el.textContent.trim()).filter(Boolean)"""
+
+
+def test_a_new_throw_and_a_die_to_check_are_said_once_without_a_tap(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = _tablet(browser, server, "#hand [data-hand='1']")
+        assert page.evaluate(SAID_REGIONS) == ["live"]          # the page opens on no news
+        page.evaluate("""() => { window.said = [];
+            new MutationObserver(() => window.said.push(document.querySelector('#news').textContent))
+              .observe(document.querySelector('#news'), { childList: true, characterData: true, subtree: true }); }""")
+        server.table.handle_reading(reading(1, 4, flagged=[1]))   # the camera reads a throw
+        page.wait_for_function("window.said.length > 0")
+        assert page.evaluate(SAID_REGIONS) == ["Aino's throw read: 1 and 4. Die 2 to be checked.", "live"]
+        assert page.locator("#news").get_attribute("role") == "status"   # polite: waits its turn
+        # News from another screen that is not a throw redraws the page, unsaid; the
+        # redrawn parts are no live regions, so the page is not read out whole either.
+        server.table.act({"type": "join", "player": "Dora"})
+        page.wait_for_selector("[data-leave='Dora']")
+        assert page.evaluate("window.said") == ["Aino's throw read: 1 and 4. Die 2 to be checked."]
+        assert page.evaluate("""() => [...document.querySelectorAll('[role=status], [role=alert], [aria-live]')]
+            .filter((el) => el.querySelector('#reading, #status, #players, #other, #hand'))""") == []
+        page.close()
+
+
+def test_a_refusal_is_said_once_and_a_lost_connection_is_said(browser: Any, tmp_path: Path) -> None:
+    """The refusal's words were in two alerts, its box's and the toast's, and said twice."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = _tablet(browser, server, "#players [data-leave]")
+        page.fill("#joinname", "Aino")
+        page.click("#join")                              # refused: Aino plays already
+        page.wait_for_selector("#toast.show")
+        refusal = page.inner_text("#playererror")
+        assert refusal and page.evaluate(SAID_REGIONS).count(refusal) == 1
+    # The table is gone (a power cut, the Wi-Fi dropped): said, not only drawn in orange.
+    page.wait_for_function("document.querySelector('#conn').textContent === 'reconnecting…'")
+    assert "reconnecting…" in page.evaluate(SAID_REGIONS)
+    page.close()

@@ -9,8 +9,11 @@ let handDice = [];         // the throw being entered by hand
 
 function $(id) { return document.getElementById(id); }
 
-function toast(message) {
+/** Show a message over the page's foot for five seconds. `echo`: it repeats words a
+ * screen reader has just said from their own box, so it is not said twice. */
+function toast(message, echo) {
   const t = $("toast");
+  t.setAttribute("aria-hidden", echo ? "true" : "false");
   t.textContent = message;
   t.classList.add("show");
   clearTimeout(toast.timer);
@@ -63,7 +66,30 @@ async function post(path, body, errBox) {
 
 function showError(box, message) {
   box.textContent = message;
-  toast(message);
+  toast(message, true);
+}
+
+let toldNews = null;       // the news last said (or, on opening the page, found there)
+
+/** Words a screen reader says without a tap, once each: the same news again is not.
+ * `quietly`: only noted (what the page opens on is not news). */
+function announce(words, quietly) {
+  if (words === toldNews) return;
+  toldNews = words;
+  if (words && !quietly) $("news").textContent = words;
+}
+
+const DIE_WORDS = ["not read", "1", "2", "3", "4", "5", "6"];
+
+/** A throw read, in words: whose, its dice, and which of them to check. Nothing for a
+ * throw already told or one no longer counting. */
+function throwNews(r) {
+  if (!r || (r.status !== "waiting" && r.status !== "scored")) return "";
+  const dice = r.dice.map((d) => DIE_WORDS[d.value || 0]);
+  const listed = dice.length > 1 ? `${dice.slice(0, -1).join(", ")} and ${dice[dice.length - 1]}` : dice.join("");
+  const unsure = r.dice.map((d, i) => (d.flagged || d.value == null ? i + 1 : 0)).filter(Boolean);
+  return `${r.player ? r.player + "'s throw" : "A throw"} read: ${listed}.` +
+    (unsure.length ? ` ${unsure.length === 1 ? "Die" : "Dice"} ${unsure.join(" and ")} to be checked.` : "");
 }
 
 // The list of actions dropped after corrections, as last drawn (null: not drawn yet).
@@ -641,6 +667,7 @@ function render(s, current) {
   // is the server's current one, whatever its revision.
   if (state && s.revision < state.revision && !current) return;
   const refocus = focusKept();
+  const opening = state === null;
   state = s;
   document.body.dataset.revision = s.revision;
   $("controlpage").inert = false;         // the table's state is known: taps can name it
@@ -652,6 +679,7 @@ function render(s, current) {
   renderOther(s);
   renderDraw(s);
   refocus();
+  announce(throwNews(s.reading), opening);
 }
 
 function renderOptions() {
@@ -775,7 +803,10 @@ async function setup() {
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
   $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true }, $("calerror")));
   followState(render, (ok) => {
-    $("conn").textContent = ok ? "live" : "reconnecting…";
+    // Set only when it changes: a status region says its words again on each setting,
+    // and the browser reports each failed try while it reconnects.
+    const words = ok ? "live" : "reconnecting…";
+    if ($("conn").textContent !== words) $("conn").textContent = words;
     $("conn").className = ok ? "conn" : "conn off";
   });
 }
