@@ -293,3 +293,20 @@ def test_a_refusal_is_said_once_and_a_lost_connection_is_said(browser: Any, tmp_
     page.wait_for_function("document.querySelector('#conn').textContent === 'reconnecting…'")
     assert "reconnecting…" in page.evaluate(SAID_REGIONS)
     page.close()
+
+
+def test_a_tablet_set_to_reduce_motion_jumps_to_the_hand_entry_without_a_glide(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"])
+        page = browser.new_page(viewport={"width": 390, "height": 844}, reduced_motion="reduce")
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#controlpage:not([inert]) #other [data-throw]")
+        # "Throw 6 dice" without a camera points to the hand entry below: at once, the
+        # page already there as the tap's handler ends (a glide would only have begun).
+        moved = page.evaluate("""() => {
+            const before = scrollY;
+            document.querySelector('#other [data-throw]').click();
+            return [before, scrollY]; }""")
+        assert moved[1] > moved[0], moved
+        page.close()

@@ -581,7 +581,9 @@ const formUI = {
   throwDice: () => {
     if (state && state.camera.can_roll) return post("roll-for-me", {}, $("othererror"));
     // A real camera reads the throw by itself; without one it is entered by hand.
-    $("handsection").scrollIntoView({ behavior: "smooth", block: "center" });
+    // A glide, unless the tablet is set to reduce motion (it makes some feel sick).
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    $("handsection").scrollIntoView({ behavior: still ? "auto" : "smooth", block: "center" });
     $("handsection").classList.add("flash");
     setTimeout(() => $("handsection").classList.remove("flash"), 1200);
     return null;
