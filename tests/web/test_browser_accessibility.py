@@ -310,3 +310,25 @@ def test_a_tablet_set_to_reduce_motion_jumps_to_the_hand_entry_without_a_glide(
             return [before, scrollY]; }""")
         assert moved[1] > moved[0], moved
         page.close()
+
+
+# The headings a screen reader lists, by level: none skipped on the way down.
+HEADINGS = """() => [...document.querySelectorAll('h1, h2, h3, h4, h5, h6')]
+  .filter((h) => h.getClientRects().length).map((h) => Number(h.tagName[1]))"""
+
+
+def test_each_page_says_which_it_is_and_its_headings_go_in_order(browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("pub_chicago", ["Aino", "Bertil"], {"variant": "tschigg"})
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        for path, ready, name in (("/", "#board h1", "scoreboard"),
+                                  ("/control", "#controlpage:not([inert]) #other", "control"),
+                                  ("/history", "table.list", "history")):
+            page.goto(server.url + path)
+            page.wait_for_selector(ready)
+            assert page.evaluate("document.documentElement.lang") == "en"
+            assert name in page.title()
+            levels = page.evaluate(HEADINGS)
+            assert levels[0] == 1, (path, levels)
+            assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), (path, levels)
+        page.close()
