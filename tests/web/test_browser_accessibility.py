@@ -162,6 +162,8 @@ def test_the_trays_panel_takes_the_focus_and_escape_gives_it_back(browser: Any, 
         page.wait_for_selector("#trayview", state="visible")
         assert page.evaluate("document.querySelector('#trayview').contains(document.activeElement)")
         assert page.get_attribute("#marktray", "aria-expanded") == "true"
+        # Each picture in it is named (the outline drawn over the camera's was a bare "image").
+        assert not re.search(r"^\s*- img\s*$", page.locator("#trayview").aria_snapshot(), re.M)
         page.keyboard.press("Tab")                       # on through the panel's buttons
         assert page.evaluate("document.activeElement.id") == "traysave"
         page.keyboard.press("Escape")
