@@ -334,3 +334,20 @@ def test_each_page_says_which_it_is_and_its_headings_go_in_order(browser: Any, t
             assert levels[0] == 1, (path, levels)
             assert all(b <= a + 1 for a, b in zip(levels, levels[1:])), (path, levels)
         page.close()
+
+
+def test_the_historys_buttons_and_links_say_which_game(browser: Any, tmp_path: Path) -> None:
+    """A screen reader's list of a page's buttons and links showed "Continue, Continue"
+    and "export, export, export": which game each was for was in the table alone."""
+    with LiveServer(tmp_path / "data") as server:
+        for family in ("sum_chicago", "ten_thousand", "pub_chicago"):
+            server.table.new_game(family, ["Aino", "Bertil"])     # two left unfinished
+        page = browser.new_page(viewport={"width": 1024, "height": 768})
+        page.goto(server.url + "/history")
+        page.wait_for_selector("[data-continue]")
+        tree = page.locator("main").aria_snapshot()
+        named = re.findall(r'^\s*- (?:button|link) "([^"]*)"', tree, re.M)
+        assert "Continue game 1, Sum Chicago" in named and "export game 3, Pub Chicago" in named
+        # (a game left unfinished is listed twice, there and among the past games)
+        assert [n for n in named if n != "Find" and not re.search(r"game \d+, ", n)] == []
+        page.close()
