@@ -154,6 +154,23 @@ def test_the_keyboards_place_survives_news_from_another_screen(browser: Any, tmp
         page.close()
 
 
+def test_a_draw_for_the_starter_begun_by_keyboard_takes_the_focus_to_it(
+        browser: Any, tmp_path: Path) -> None:
+    """The start form hides while the draw runs: the focus on its button fell to the page's
+    top, and Tab went through the nav to find the draw."""
+    with LiveServer(tmp_path / "data") as server:
+        page = _tablet(browser, server, "#start")
+        page.select_option("#starter", "draw")
+        page.focus("#start")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#drawsection", state="visible")
+        assert page.evaluate("document.activeElement.closest('#drawsection') && "
+                             "document.activeElement.innerText") == "Who starts: each throws one die"
+        page.keyboard.press("Tab")                       # on to Aino's die, entered by hand
+        assert page.evaluate("document.activeElement.dataset.drawvalue") == "1"
+        page.close()
+
+
 def test_the_trays_panel_takes_the_focus_and_escape_gives_it_back(browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:
         page = _tablet(browser, server, "#marktray")

@@ -648,7 +648,8 @@ function renderDraw(s) {
 /** The control holding the keyboard's focus, found again once a new state has drawn its
  * part of the page afresh: the dice, players and forms are redrawn on each state, and the
  * focus fell back to the top of the page (Tab started over from the nav). Returns what
- * puts it back: on the control redrawn, else on the first one of its section. */
+ * puts it back: on the control redrawn, else on the first one of its section, else (its
+ * section hidden: a draw for the starter begun or ended) on the first heading shown. */
 function focusKept() {
   const el = document.activeElement;
   if (!el || el === document.body || !$("controlpage").contains(el)) return () => {};
@@ -656,11 +657,18 @@ function focusKept() {
     .map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("");
   const which = el.id ? `#${CSS.escape(el.id)}` : marks ? el.tagName.toLowerCase() + marks : null;
   const section = el.closest("section");
+  const shown = (c) => (c && c.getClientRects().length ? c : null);
   return () => {
-    if (document.activeElement && document.activeElement !== document.body) return;
-    const again = (which && document.querySelector(which)) ||
-      (section && [...section.querySelectorAll("button, input, select")].find((c) => c.getClientRects().length));
-    if (again && again.getClientRects().length) again.focus({ preventScroll: true });
+    // (A control just hidden may hold the focus until the browser next lays out the page.)
+    const now = document.activeElement;
+    if (now && now !== document.body && shown(now)) return;
+    const again = shown(which && document.querySelector(which)) ||
+      (section && [...section.querySelectorAll("button, input, select")].find(shown));
+    if (again) { again.focus({ preventScroll: true }); return; }
+    const heading = [...$("controlpage").querySelectorAll("h2")].find(shown);
+    if (!heading) return;
+    heading.tabIndex = -1;      // focused from here, not a stop of Tab's
+    heading.focus();
   };
 }
 
