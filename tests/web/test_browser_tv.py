@@ -32,6 +32,8 @@ def test_a_lost_connection_is_said_in_letters_read_from_the_sofa(
     assert box["size"] >= 0.025 * 1080, box
     assert box["inside"], box
     assert "connection" in box["text"].lower(), box
+    # and said by a screen reader, as a status that does not cut in on other words.
+    assert page.get_attribute("#conn", "role") == "status"
     page.close()
 
 

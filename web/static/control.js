@@ -9,8 +9,11 @@ let handDice = [];         // the throw being entered by hand
 
 function $(id) { return document.getElementById(id); }
 
-function toast(message) {
+/** Show a message over the page's foot for five seconds. `echo`: it repeats words a
+ * screen reader has just said from their own box, so it is not said twice. */
+function toast(message, echo) {
   const t = $("toast");
+  t.setAttribute("aria-hidden", echo ? "true" : "false");
   t.textContent = message;
   t.classList.add("show");
   clearTimeout(toast.timer);
@@ -95,7 +98,30 @@ async function post(path, body, errBox) {
 
 function showError(box, message) {
   box.textContent = message;
-  toast(message);
+  toast(message, true);
+}
+
+let toldNews = null;       // the news last said (or, on opening the page, found there)
+
+/** Words a screen reader says without a tap, once each: the same news again is not.
+ * `quietly`: only noted (what the page opens on is not news). */
+function announce(words, quietly) {
+  if (words === toldNews) return;
+  toldNews = words;
+  if (words && !quietly) $("news").textContent = words;
+}
+
+const DIE_WORDS = ["not read", "1", "2", "3", "4", "5", "6"];
+
+/** A throw read, in words: whose, its dice, and which of them to check. Nothing for a
+ * throw already told or one no longer counting. */
+function throwNews(r) {
+  if (!r || (r.status !== "waiting" && r.status !== "scored")) return "";
+  const dice = r.dice.map((d) => DIE_WORDS[d.value || 0]);
+  const listed = dice.length > 1 ? `${dice.slice(0, -1).join(", ")} and ${dice[dice.length - 1]}` : dice.join("");
+  const unsure = r.dice.map((d, i) => (d.flagged || d.value == null ? i + 1 : 0)).filter(Boolean);
+  return `${r.player ? r.player + "'s throw" : "A throw"} read: ${listed}.` +
+    (unsure.length ? ` ${unsure.length === 1 ? "Die" : "Dice"} ${unsure.join(" and ")} to be checked.` : "");
 }
 
 // The list of actions dropped after corrections, as last drawn (null: not drawn yet).
@@ -319,6 +345,10 @@ function openPicker(i, waiting) {
     (i != null && waiting ? `<button class="secondary" id="notadie">Not a die</button>` : "") +
     `<button class="secondary" id="pickcancel">Cancel</button>`;
   p.classList.add("open");
+  p.setAttribute("aria-label", what);
+  // The keyboard's focus goes to the die's value as read (Escape or Cancel gives it back).
+  const shown = i == null ? null : state.reading.dice[i].value;
+  (p.querySelector(`button[data-value="${shown}"]`) || p.querySelector("button[data-value]")).focus();
   const id = state.reading.id;
   // The dice as shown when the picker opened: if another screen takes a die away
   // meanwhile, "die i" is another die, and the table refuses the tap instead.
@@ -353,7 +383,8 @@ function renderPictures(values) {
   const fresh = Date.now();
   box.innerHTML = `<span class="muted">Taught pictures:</span>` + values.map((v, i) =>
     `<span class="taught" data-picture="${i}"><img src="/api/pictures/${i}.png?t=${fresh}" ` +
-    `alt="taught picture ${i + 1}"> is ${v} <button class="secondary" data-forget="${i}">Forget</button></span>`).join("");
+    `alt="taught picture ${i + 1}"> is ${v} <button class="secondary" data-forget="${i}" ` +
+    `aria-label="forget taught picture ${i + 1}">Forget</button></span>`).join("");
 }
 
 // The newest remembered dice beside their values: one remembered with a wrong value (a
@@ -369,7 +400,8 @@ function renderKnownDice(newest) {
   const fresh = Date.now();
   box.innerHTML = `<span class="muted">Newest remembered dice:</span>` + newest.map(([i, v]) =>
     `<span class="taught" data-known="${i}"><img src="/api/known-dice/${i}.png?t=${fresh}" ` +
-    `alt="remembered die ${i + 1}"> is ${v} <button class="secondary" data-forgetknown="${i}">Forget</button></span>`).join("");
+    `alt="remembered die ${i + 1}"> is ${v} <button class="secondary" data-forgetknown="${i}" ` +
+    `aria-label="forget remembered die ${i + 1}">Forget</button></span>`).join("");
 }
 
 // The tray's outline, tapped corner by corner on the camera's picture (frame pixels).
@@ -395,6 +427,8 @@ function openTray() {
   img.src = "/api/frame.jpg?t=" + Date.now();
   $("calerror").textContent = "";
   $("trayview").style.display = "";
+  $("marktray").setAttribute("aria-expanded", "true");
+  $("trayview").focus();       // a screen reader reads the panel's instructions from here
   clearInterval(trayTimer);
   trayTimer = setInterval(newTrayPicture, TRAY_PICTURE_EVERY_MS);
 }
@@ -421,7 +455,17 @@ function showSavedTray() {
 function closeTray() {
   clearInterval(trayTimer);
   trayTimer = null;
+  const hadFocus = $("trayview").contains(document.activeElement);
   $("trayview").style.display = "none";
+  $("marktray").setAttribute("aria-expanded", "false");
+  if (hadFocus) $("marktray").focus();
+}
+
+// Escape closes what the page opened over itself: a die's value picker, else the tray's panel.
+function closeOnEscape(ev) {
+  if (ev.key !== "Escape") return;
+  if (picking !== null) closePicker();
+  else if ($("trayview").style.display !== "none") leaveTray();
 }
 
 // Corners tapped and not saved are asked about before they go: a family closing the
@@ -493,9 +537,13 @@ async function saveTray(corners) {
 }
 
 function closePicker() {
+  // The die that opened the picker takes the focus back from it, as a dialog gives it back.
+  const opener = picking === "add" ? "#adddie" : `#reading [data-die="${picking}"]`;
+  const hadFocus = $("picker").contains(document.activeElement);
   picking = null;
   $("picker").classList.remove("open");
   $("picker").innerHTML = "";
+  if (hadFocus && document.querySelector(opener)) document.querySelector(opener).focus();
 }
 
 // The game's number of actions when a die of the throw being entered was first tapped:
@@ -616,11 +664,14 @@ function rollShown() {
 /** What a family form may do: post an action, show an error, have dice thrown. */
 const formUI = {
   act: (action) => post(actionPath(), action, $("othererror")),
+  redraw: (draw) => { const refocus = focusKept(); draw(); refocus(); },
   error: (message) => showError($("othererror"), message),
   throwDice: () => {
     if (state && state.camera.can_roll) return post("roll-for-me", rollShown(), $("othererror"));
     // A real camera reads the throw by itself; without one it is entered by hand.
-    $("handsection").scrollIntoView({ behavior: "smooth", block: "center" });
+    // A glide, unless the tablet is set to reduce motion (it makes some feel sick).
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    $("handsection").scrollIntoView({ behavior: still ? "auto" : "smooth", block: "center" });
     $("handsection").classList.add("flash");
     setTimeout(() => $("handsection").classList.remove("flash"), 1200);
     return null;
@@ -682,10 +733,39 @@ function renderDraw(s) {
   $("drawtakeback").textContent = draw.last ? `Take back ${draw.last.player}'s ${draw.last.value}` : "";
 }
 
+/** The control holding the keyboard's focus, found again once a new state has drawn its
+ * part of the page afresh: the dice, players and forms are redrawn on each state, and the
+ * focus fell back to the top of the page (Tab started over from the nav). Returns what
+ * puts it back: on the control redrawn, else on the first one of its section, else (its
+ * section hidden: a draw for the starter begun or ended) on the first heading shown. */
+function focusKept() {
+  const el = document.activeElement;
+  if (!el || el === document.body || !$("controlpage").contains(el)) return () => {};
+  const marks = [...el.attributes].filter((a) => a.name.startsWith("data-"))
+    .map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("");
+  const which = el.id ? `#${CSS.escape(el.id)}` : marks ? el.tagName.toLowerCase() + marks : null;
+  const section = el.closest("section");
+  const shown = (c) => (c && c.getClientRects().length ? c : null);
+  return () => {
+    // (A control just hidden may hold the focus until the browser next lays out the page.)
+    const now = document.activeElement;
+    if (now && now !== document.body && shown(now)) return;
+    const again = shown(which && document.querySelector(which)) ||
+      (section && [...section.querySelectorAll("button, input, select")].find(shown));
+    if (again) { again.focus({ preventScroll: true }); return; }
+    const heading = [...$("controlpage").querySelectorAll("h2")].find(shown);
+    if (!heading) return;
+    heading.tabIndex = -1;      // focused from here, not a stop of Tab's
+    heading.focus();
+  };
+}
+
 function render(s, current) {
   // An older answer arriving late; but the stream's first state after a (re)connection
   // is the server's current one, whatever its revision.
   if (state && s.revision < state.revision && !current) return;
+  const refocus = focusKept();
+  const opening = state === null;
   state = s;
   if (current) forgetNoConnection();
   document.body.dataset.revision = s.revision;
@@ -697,6 +777,8 @@ function render(s, current) {
   renderPlayers(s);
   renderOther(s);
   renderDraw(s);
+  refocus();
+  announce(throwNews(s.reading), opening);
 }
 
 function renderOptions() {
@@ -815,6 +897,7 @@ async function setup() {
     if (window.confirm("Forget the tray's outline? Dice by the wall are then judged by their looks alone.")) saveTray(null);
   });
   $("trayclose").addEventListener("click", leaveTray);
+  document.addEventListener("keydown", closeOnEscape);
   $("diceout").addEventListener("click", () => post("take-dice-out", {}, $("calerror")));
   $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
   $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
@@ -822,7 +905,10 @@ async function setup() {
   followState(render, (ok) => {
     connected = ok;
     if (!ok) postsUnderWay.forEach((stop) => stop.abort());  // said as no answer
-    $("conn").textContent = ok ? "live" : "reconnecting…";
+    // Set only when it changes: a status region says its words again on each setting,
+    // and the browser reports each failed try while it reconnects.
+    const words = ok ? "live" : "reconnecting…";
+    if ($("conn").textContent !== words) $("conn").textContent = words;
     $("conn").className = ok ? "conn" : "conn off";
   });
 }

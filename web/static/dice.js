@@ -23,7 +23,9 @@ function dieSVG(value, opts) {
   } else {
     inner = `<text x="50" y="68" text-anchor="middle" class="unknown">?</text>`;
   }
-  const label = value ? `die showing ${value}` : "die not read";
+  // What the outlines show, said too: a screen reader heard a flagged die as any other.
+  const label = (value ? `die showing ${value}` : "die not read") + (o.flagged ? ", to be checked" : "") +
+    (o.corrected ? ", corrected" : "") + (o.cls === "aside" ? ", set aside" : "");
   return `<svg class="${cls.join(" ")}" viewBox="0 0 100 100" role="img" aria-label="${label}"` +
     ` data-value="${value == null ? "" : value}">` +
     `<rect x="3" y="3" width="94" height="94" rx="16" class="face"/>${inner}</svg>`;

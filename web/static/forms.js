@@ -1,7 +1,8 @@
 // Control-page forms of 10000, Pub Chicago and Card Chicago: the decisions of each
 // family as buttons, built from game.next and the family's state. A form is
 // form(box, game, s, ui): it fills `box` and posts through ui.act(action), which shows
-// the server's error next to the form; ui.throwDice() rolls or points to hand entry.
+// the server's error next to the form; ui.throwDice() rolls or points to hand entry;
+// ui.redraw(draw) draws the form afresh where the keyboard's focus stays put.
 "use strict";
 
 const FORMS = {
@@ -142,6 +143,13 @@ function cardLabel(code) {
   return `${code[0] === "T" ? "10" : code[0]}${SUIT_SIGNS[code[1]]}`;
 }
 
+const RANK_NAMES = { A: "ace", K: "king", Q: "queen", J: "jack", T: "10" };
+const SUIT_NAMES = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+
+function cardName(code) {
+  return `${RANK_NAMES[code[0]] || code[0]} of ${SUIT_NAMES[code[1]]}`;
+}
+
 function cardChicagoForm(box, game, s, ui) {
   const deal = game.deal;
   if (game.finished && !can(game, "zero")) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
@@ -161,7 +169,9 @@ function cardChicagoForm(box, game, s, ui) {
       let cell;
       if (deal.buy_stop.includes(p)) cell = `<span class="muted">buy stop: no exchange</span>`;
       else if (p in done) cell = `<span class="muted">exchanged ${done[p]}</span>`;
-      else cell = `<span class="nums">` + [0, 1, 2, 3, 4, 5].map((n) => `<button class="secondary num" data-ex="${esc(p)}" data-count="${n}">${n}</button>`).join("") + `</span>`;
+      // A screen reader says whose count and of what: a bare "3" could be anyone's anything.
+      else cell = `<span class="nums">` + [0, 1, 2, 3, 4, 5].map((n) => `<button class="secondary num" data-ex="${esc(p)}" ` +
+        `data-count="${n}" aria-label="${esc(p)} exchanges ${n} ${n === 1 ? "card" : "cards"}">${n}</button>`).join("") + `</span>`;
       return `<div class="row exrow"><span class="who">${esc(p)}</span>${cell}</div>`;
     }).join("");
   }
@@ -191,7 +201,8 @@ function cardChicagoForm(box, game, s, ui) {
       }
     }
     html += `<div class="row">` + deal.order.map((p) =>
-      `<button class="${p === deal.leader ? "" : "secondary"}" data-trick="${esc(p)}">${esc(p)}</button>`).join("") +
+      `<button class="${p === deal.leader ? "" : "secondary"}" data-trick="${esc(p)}" ` +
+      `aria-label="${esc(p)} took trick ${number}">${esc(p)}</button>`).join("") +
       `<span class="muted">${esc(deal.leader)} leads</span></div>`;
   }
 
@@ -209,7 +220,7 @@ function cardChicagoForm(box, game, s, ui) {
     const code = el.dataset.card;
     if (el.classList.contains("taken")) return ui.error(`${cardLabel(code)} has already taken a trick`);
     cardDraft.trickCard = el.classList.contains("picked") ? "" : code;
-    cardChicagoForm(box, game, s, ui);
+    ui.redraw(() => cardChicagoForm(box, game, s, ui));
   });
   on(box, "[data-trick]", async (el) => {
     const action = { type: "trick", winner: el.dataset.trick };
@@ -230,10 +241,11 @@ function showForm(game) {
     const before = lastShown(game, p.name);
     const text = cardDraft.hands[p.name] || "";
     return `<div class="row handrow${cardDraft.active === p.name ? " active" : ""}">` +
-      `<button class="secondary who" data-pick="${esc(p.name)}">${esc(p.name)}</button>` +
+      `<button class="secondary who" data-pick="${esc(p.name)}" aria-label="tap cards for ${esc(p.name)}'s hand">${esc(p.name)}</button>` +
       `<input data-hand="${esc(p.name)}" aria-label="${esc(p.name)}'s hand" size="18" value="${esc(text)}" autocomplete="off" spellcheck="false">` +
-      (before ? `<button class="secondary" data-again="${esc(p.name)}" title="${esc(before)}">as before</button>` : "") +
-      `<button class="secondary" data-clear="${esc(p.name)}">clear</button>` +
+      (before ? `<button class="secondary" data-again="${esc(p.name)}" title="${esc(before)}" ` +
+        `aria-label="${esc(p.name)}'s hand as before">as before</button>` : "") +
+      `<button class="secondary" data-clear="${esc(p.name)}" aria-label="clear ${esc(p.name)}'s hand">clear</button>` +
       `<span class="handerror" data-err="${esc(p.name)}">${esc(parseHand(text).error || "")}</span></div>`;
   }).join("");
   html += cardPicker((code) => used[code] === cardDraft.active ? "picked" : used[code] ? "taken" : "");
@@ -246,7 +258,11 @@ function showForm(game) {
 function cardPicker(classOf) {
   return `<div class="cardpicker">` + ["S", "H", "D", "C"].map((suit) => `<div>` + RANKS.map((r) => {
     const code = r + suit;
-    return `<button class="pcard ${suit === "H" || suit === "D" ? "red" : ""} ${classOf(code)}" data-card="${code}">${cardLabel(code)}</button>`;
+    const state = classOf(code);
+    // Said as a card's name ("queen of hearts", not "Q black heart suit"), picked or taken.
+    return `<button class="pcard ${suit === "H" || suit === "D" ? "red" : ""} ${state}" data-card="${code}" ` +
+      `aria-label="${cardName(code)}" aria-pressed="${state === "picked"}"${state === "taken" ? ` aria-disabled="true"` : ""}>` +
+      `${cardLabel(code)}</button>`;
   }).join("") + `</div>`).join("") + `</div>`;
 }
 
@@ -259,7 +275,7 @@ function lastShown(game, name) {
 }
 
 function bindShow(box, game, s, ui) {
-  const redraw = () => cardChicagoForm(box, game, s, ui);
+  const redraw = () => ui.redraw(() => cardChicagoForm(box, game, s, ui));
   box.querySelectorAll("[data-hand]").forEach((el) => el.addEventListener("input", () => {
     // Typing updates only the draft and the hint, so the field keeps its focus.
     cardDraft.hands[el.dataset.hand] = el.value;

@@ -263,6 +263,7 @@ followState(render, (ok) => {
   const c = document.getElementById("conn");
   // Lost, the board still shows the last state and nothing new comes: said big enough
   // to be read from the sofa (the control page keeps its small corner line).
-  c.textContent = ok ? "live" : "connection to the table lost · reconnecting…";
+  const words = ok ? "live" : "connection to the table lost · reconnecting…";
+  if (c.textContent !== words) c.textContent = words;    // a status region says each setting
   c.className = ok ? "conn" : "conn off tv";
 });
