@@ -164,3 +164,25 @@ def test_ten_thousands_latest_throw_is_big_on_a_phone(
         assert min(d["width"] for d in dice) >= 40, dice
         assert max(d["right"] for d in dice) <= size[0], dice
         page.close()
+
+
+IN_VIEW = """(selector) => {
+    const r = document.querySelector(selector).getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+}"""
+
+
+def test_a_game_started_on_a_phone_shows_its_first_tap_without_a_scroll(
+        browser: Any, tmp_path: Path) -> None:
+    # The start form is at the page's foot: the game's first throw button and whose turn
+    # it is stayed out of sight above it.
+    with LiveServer(tmp_path / "data") as server:
+        page = _page(browser, server, "/control", (390, 844), "#controlpage:not([inert])")
+        page.wait_for_selector("#family option[value='ten_thousand']", state="attached")
+        page.select_option("#family", "ten_thousand")
+        page.click("#start")
+        page.wait_for_selector("#other [data-throw]")
+        # The live stream may draw the game before the start's own answer comes.
+        page.wait_for_function(IN_VIEW, arg="#status")
+        assert page.evaluate(IN_VIEW, "#other [data-throw]")
+        page.close()

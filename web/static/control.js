@@ -658,7 +658,7 @@ async function setup() {
   renderOptions();
   $("family").addEventListener("change", renderOptions);
   $("starter").addEventListener("change", showStarterChoice);
-  $("start").addEventListener("click", () => {
+  $("start").addEventListener("click", async () => {
     const g = state && state.game;
     const leave = `A game is in progress. ${drawChosen() ? "Find who starts a new one" : "Start a new one"}? ` +
       "It can be continued later from the history page.";
@@ -672,8 +672,11 @@ async function setup() {
     // Pub Chicago's first leader is drawn by lot by the table as the game starts (RULES.md §2).
     if (form.family === "pub_chicago") form.leader = "lot";
     // The game this screen shows: a start from another screen meanwhile refuses this one.
-    post(drawChosen() ? "draw" : "games",
+    const started = await post(drawChosen() ? "draw" : "games",
       Object.assign(form, { after: state ? state.table.game_id : null }), $("starterror"));
+    // The form is at the page's foot: on a phone the new game's first tap (and whose
+    // turn it is) stayed a screen and more above, out of sight. The game is at the top.
+    if (started) window.scrollTo({ top: 0 });
   });
   $("drawstart").addEventListener("click", () => post("draw/start-game", {}, $("drawerror")));
   // Each "seen" below is what this screen showed: a tap made before another screen
