@@ -175,13 +175,17 @@ def test_taught_pictures_are_forgotten_from_the_control_page(
             PictureFace(1, np.full((32, 32), 128, np.uint8)),
             PictureFace(6, np.full((32, 32), 200, np.uint8)),
             PictureFace(6, np.full((32, 32), 60, np.uint8))))) as (server, page):
-        # Each taught picture is shown with its value; the one named wrongly goes alone.
+        # Each taught picture is shown with its value, under one line until opened; the
+        # one named wrongly goes alone, and the list stays open.
+        page.click("#pictures summary:has-text('Taught pictures (3)')")
         page.wait_for_selector("#pictures [data-picture='2'] img")
         assert page.inner_text("#pictures [data-picture='0']").startswith("is 1")
         page.wait_for_function("[...document.querySelectorAll('#pictures img')]"
                                ".every((img) => img.naturalWidth === 32)")
         page.click("#pictures [data-forget='1']")
         page.wait_for_selector("#pictures [data-picture='2']", state="detached")
+        assert page.is_visible("#pictures summary:has-text('Taught pictures (2)')")
+        assert page.is_visible("#pictures [data-picture='1'] img")
         assert [f.value for f in load_calibration(path).picture_faces] == [1, 6]
         assert int(load_calibration(path).picture_faces[1].template[0, 0]) == 60
         page.wait_for_selector("#forgetpictures:has-text('Forget all 2 taught pictures')")
@@ -200,7 +204,9 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
     path = tmp_path / "calibration.json"
     with _control_page(browser, tmp_path, Calibration(known_dice=tuple(
             KnownDie(v, np.full((40, 40, 3), 40 * v, np.uint8)) for v in (1, 2, 6)))) as (server, page):
-        # The newest first, each with its value; one remembered wrongly goes alone.
+        # The newest first, each with its value, under one line until opened; one
+        # remembered wrongly goes alone.
+        page.click("#knowndice summary:has-text('Newest remembered dice (3)')")
         page.wait_for_selector("#knowndice [data-known='0'] img")
         assert [page.inner_text(f"#knowndice [data-known='{i}']").split()[:2] for i in (2, 1, 0)] \
             == [["is", "6"], ["is", "2"], ["is", "1"]]
@@ -216,6 +222,24 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
         assert not page.is_visible("#knowndice")
 
 
+def test_the_dice_of_a_checked_throw_leave_a_phone_the_games_next_tap_in_view(
+        browser: Any, tmp_path: Path) -> None:
+    # One throw checked is six remembered dice, each with its Forget: listed open above
+    # the game, they pushed 10000's throw button below a phone's screen.
+    import numpy as np
+
+    from calibration import Calibration, KnownDie
+
+    with _control_page(browser, tmp_path, Calibration(known_dice=tuple(
+            KnownDie(v, np.full((40, 40, 3), 40 * v, np.uint8)) for v in range(1, 7)))) as (server, page):
+        page.set_viewport_size({"width": 390, "height": 844})
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"])
+        page.wait_for_selector("#knowndice")
+        page.wait_for_selector("#other [data-throw]")
+        assert page.evaluate("document.querySelector('#other [data-throw]')"
+                             ".getBoundingClientRect().bottom") <= 844
+
+
 def test_card_chicago_shows_no_remembered_dice_or_taught_pictures(browser: Any,
                                                                  tmp_path: Path) -> None:
     # Card Chicago is entered by hand and hides the camera's row: the rows of remembered
@@ -227,13 +251,13 @@ def test_card_chicago_shows_no_remembered_dice_or_taught_pictures(browser: Any,
     with _control_page(browser, tmp_path, Calibration(
             known_dice=(KnownDie(2, np.full((40, 40, 3), 80, np.uint8)),),
             picture_faces=(PictureFace(1, np.full((32, 32), 128, np.uint8)),))) as (server, page):
-        page.wait_for_selector("#knowndice [data-known='0'] img")
-        page.wait_for_selector("#pictures [data-picture='0'] img")
+        page.wait_for_selector("#knowndice summary")
+        page.wait_for_selector("#pictures summary")
         server.table.new_game("card_chicago", ["Aino", "Bertil"])
         page.wait_for_selector("#knowndice", state="hidden")
         assert not page.is_visible("#pictures") and not page.is_visible("#camerarow")
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
-        page.wait_for_selector("#knowndice [data-known='0'] img")
+        page.wait_for_selector("#knowndice summary")
         assert page.is_visible("#pictures")
 
 

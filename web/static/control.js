@@ -307,12 +307,10 @@ function renderPictures(values) {
   const key = values.join(",");
   if (key === shownPictures) return;
   shownPictures = key;
-  const box = $("pictures");
-  box.style.display = values.length ? "" : "none";
   const fresh = Date.now();
-  box.innerHTML = `<span class="muted">Taught pictures:</span>` + values.map((v, i) =>
+  renderFolded($("pictures"), "Taught pictures", values.map((v, i) =>
     `<span class="taught" data-picture="${i}"><img src="/api/pictures/${i}.png?t=${fresh}" ` +
-    `alt="taught picture ${i + 1}"> is ${v} <button class="secondary" data-forget="${i}">Forget</button></span>`).join("");
+    `alt="taught picture ${i + 1}"> is ${v} <button class="secondary" data-forget="${i}">Forget</button></span>`));
 }
 
 // The newest remembered dice beside their values: one remembered with a wrong value (a
@@ -323,12 +321,20 @@ function renderKnownDice(newest) {
   const key = newest.map(([i, v]) => `${i}:${v}`).join(",");
   if (key === shownKnown) return;
   shownKnown = key;
-  const box = $("knowndice");
-  box.style.display = newest.length ? "" : "none";
   const fresh = Date.now();
-  box.innerHTML = `<span class="muted">Newest remembered dice:</span>` + newest.map(([i, v]) =>
+  renderFolded($("knowndice"), "Newest remembered dice", newest.map(([i, v]) =>
     `<span class="taught" data-known="${i}"><img src="/api/known-dice/${i}.png?t=${fresh}" ` +
-    `alt="remembered die ${i + 1}"> is ${v} <button class="secondary" data-forgetknown="${i}">Forget</button></span>`).join("");
+    `alt="remembered die ${i + 1}"> is ${v} <button class="secondary" data-forgetknown="${i}">Forget</button></span>`));
+}
+
+/** What the reader keeps (taught pictures, remembered dice), each with its own Forget,
+ * folded under one line: open, the six dice of one checked throw took a phone's screen
+ * above the game's own buttons. A list opened stays open when it is drawn again. */
+function renderFolded(box, title, items) {
+  const open = box.querySelector("details[open]") ? " open" : "";
+  box.style.display = items.length ? "" : "none";
+  box.innerHTML = items.length ? `<details${open}><summary>${title} (${items.length})</summary>` +
+    `<div class="row">${items.join("")}</div></details>` : "";
 }
 
 // The tray's outline, tapped corner by corner on the camera's picture (frame pixels).
