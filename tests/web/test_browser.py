@@ -931,3 +931,28 @@ def test_a_button_under_the_error_toast_still_takes_a_tap(browser: Any, tmp_path
             return el ? el.closest('#toast') === null : null; }""")
         assert under is True
         page.close()
+
+
+def test_the_control_page_says_10000s_final_round_and_tie_break_as_the_scoreboard_does(
+        browser: Any, tmp_path: Path) -> None:
+    """The player in the final round plays their last turn: the tablet said nothing of it."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("ten_thousand", ["Aino", "Bertil", "Cecilia"],
+                              {"opening": 0, "target": 5000})
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#other [data-throw]")
+        assert "final round" not in page.inner_text("#status")
+        for player in ("Aino", "Bertil"):                      # 8000 each: a tie
+            server.table.hand_roll([1] * 6)
+            server.table.act({"type": "set_aside", "player": player, "dice": [1] * 6})
+            server.table.act({"type": "bank", "player": player})
+            if player == "Aino":
+                page.wait_for_function("document.querySelector('#status').innerText"
+                                       ".includes(\"Bertil's throw\")")
+                assert page.inner_text("#status") == \
+                    "Bertil's throw (6 dice) · final round: Aino reached 5000"
+        server.table.hand_roll([2, 2, 3, 3, 4, 6])                # Cecilia's farkle
+        page.wait_for_function("document.querySelector('#status').innerText.includes('tie-break')")
+        assert page.inner_text("#status") == "Aino's throw (6 dice) · tie-break round 1: Aino vs Bertil"
+        page.close()

@@ -114,6 +114,7 @@ function renderStatus(s) {
     else html = g.family === "card_chicago" ? "The hands are entered next" : "Waiting";
     if (g.family === "sum_chicago" && g.target != null) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
     else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break: the highest sum wins`;
+    else if (g.family === "ten_thousand") html += tenThousandStage(g);
   }
   $("status").innerHTML = html;
   // A throw of the wrong number of dice cannot be confirmed as read: say what can be done.
@@ -183,6 +184,14 @@ function renderStatus(s) {
   const dice = !g || g.family !== "card_chicago";
   $("traysection").style.display = dice ? "" : "none";
   $("handsection").style.display = dice ? "" : "none";
+}
+
+// 10000's last turns, said as the TV says them: in the final round or a tie-break a turn
+// is the player's last chance, and the tablet in hand showed it as any other turn.
+function tenThousandStage(g) {
+  if (g.tie_break) return ` · tie-break round ${g.tie_break.round}: ${g.tie_break.players.map(esc).join(" vs ")}`;
+  if (g.final_round) return ` · final round: ${esc(g.final_round.reached_by)} reached ${g.target}`;
+  return "";
 }
 
 // The game's rules with the options in force and the project's decisions (RULES.md: a
