@@ -121,7 +121,7 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
         page.goto(server.url + "/control")
         # The throw as the camera saw it, dice numbered: which die is the picture.
         page.wait_for_function(
-            "document.querySelector('#reading img.readingpic')?.naturalWidth === 640")
+            "document.querySelector('#readingpicture img.readingpic')?.naturalWidth === 640")
         page.click(f"#reading [data-die='{logo}'] svg")
         assert "shows a picture" in page.inner_text("#picker")
         assert page.is_checked("#teach")
@@ -136,8 +136,8 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
         scored = server.table.state()["reading"]
         assert scored["status"] == "scored"
         page.wait_for_function(
-            f"document.querySelector('#reading img.readingpic')?.src.includes('/readings/{scored['id']}/')"
-            " && document.querySelector('#reading img.readingpic').naturalWidth === 640")
+            f"document.querySelector('#readingpicture img.readingpic')?.src.includes('/readings/{scored['id']}/')"
+            " && document.querySelector('#readingpicture img.readingpic').naturalWidth === 640")
         page.click(f"#reading [data-die='{(logo + 1) % 3}'] svg")
         assert page.locator("#teach").count() == 0
         page.click("#pickcancel")
@@ -842,8 +842,8 @@ def test_the_dice_entered_by_hand_stay_put_when_a_new_throws_picture_comes(
         page.set_viewport_size({"width": 1024, "height": 768})
         page.wait_for_selector("#hand [data-hand='0']")        # the page is set up
         page.click("#rollforme")
-        page.wait_for_function("document.querySelector('#reading img.readingpic')?.complete"
-                               " && document.querySelector('#reading img.readingpic').naturalWidth")
+        page.wait_for_function("document.querySelector('#readingpicture img.readingpic')?.complete"
+                               " && document.querySelector('#readingpicture img.readingpic').naturalWidth")
         first = server.table.state()["reading"]["id"]
         page.evaluate("document.querySelector('#handsection').scrollIntoView({block: 'center'})")
         # Where the hand entry is each time the reading is drawn afresh, before the page
@@ -857,8 +857,8 @@ def test_the_dice_entered_by_hand_stay_put_when_a_new_throws_picture_comes(
         before = page.evaluate("document.querySelector('#handsection').getBoundingClientRect().top")
         server.table.roll_for_me()                       # Bertil's, on another tablet
         page.wait_for_function(
-            "document.querySelector('#reading img.readingpic')?.src.includes("
-            f"'/readings/{first + 1}/') && document.querySelector('#reading img.readingpic').complete",
+            "document.querySelector('#readingpicture img.readingpic')?.src.includes("
+            f"'/readings/{first + 1}/') && document.querySelector('#readingpicture img.readingpic').complete",
             timeout=15_000)
         tops = page.evaluate("window.handTops")
         assert tops and all(abs(top - before) < 2 for top in tops), (before, tops)

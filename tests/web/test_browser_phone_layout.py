@@ -186,3 +186,23 @@ def test_a_game_started_on_a_phone_shows_its_first_tap_without_a_scroll(
         page.wait_for_function(IN_VIEW, arg="#status")
         assert page.evaluate(IN_VIEW, "#other [data-throw]")
         page.close()
+
+
+def test_a_throw_to_check_comes_first_on_a_phone_with_its_confirm_in_view(
+        browser: Any, tmp_path: Path) -> None:
+    # The throw waiting for a person and its Confirm lay a screen below the player's
+    # choice, whose "Roll 6 dice for me" was the button in sight.
+    from web.fakes import reading
+
+    with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"])
+        page = _page(browser, server, "/control", (390, 844), "#other [data-throw]")
+        server.table.handle_reading(reading(1, 1, 2, 3, 4, 6, flagged=[2]))
+        page.wait_for_selector("#confirm")
+        assert page.evaluate(IN_VIEW, "#confirm")
+        assert page.evaluate(IN_VIEW, "#reading [data-die='2']")
+        page.click("#confirm")
+        page.wait_for_selector("#other button.choice")
+        # Checked, the throw goes back below the choice it leads to.
+        assert page.evaluate(IN_VIEW, "#other button.choice")
+        page.close()

@@ -231,6 +231,7 @@ function renderReading(s) {
   if (picking !== null && (!r || r.id !== pickingReading)) closePicker();
   if (!r) {
     box.innerHTML = ignored + `<span class="muted">No reading yet.</span>`;
+    $("readingpicture").replaceChildren();
     $("confirm").style.display = "none";
     return;
   }
@@ -246,7 +247,9 @@ function renderReading(s) {
   if (!tappable) closePicker();
   // The picture shown is kept and given the new throw's: while that loads, the old one
   // holds its place (a new element is empty until then, and the page below jumped up).
-  const picture = box.querySelector("img.readingpic");
+  // It comes below Confirm: on a phone, Confirm under it was a screen below the dice.
+  const frame = $("readingpicture");
+  const picture = frame.querySelector("img.readingpic");
   box.innerHTML = ignored + `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)}` +
     (tappable ? " · tap a die to correct it" : gone) + `</div>` +
     `<div class="dice">` + r.dice.map((d, i) =>
@@ -259,8 +262,8 @@ function renderReading(s) {
       { className: "readingpic", alt: "the throw as the camera saw it" });
     const src = `/api/readings/${r.id}/picture.jpg?dice=${r.dice.map((d) => (d.value || 0) + (d.flagged ? "f" : "")).join("-")}`;
     if (img.getAttribute("src") !== src) img.src = src;
-    box.appendChild(img);
-  }
+    if (!picture) frame.appendChild(img);
+  } else frame.replaceChildren();
   if (tappable) box.querySelectorAll("[data-die]").forEach((el) => {
     el.addEventListener("click", () => openPicker(Number(el.dataset.die), waiting));
   });
@@ -268,6 +271,14 @@ function renderReading(s) {
   $("confirm").style.display = waiting && !countOff(s) && !valueMissing(s) ? "" : "none";
   if (typeof picking === "number" && picking >= r.dice.length) closePicker();
   if (picking === "add" && !short) closePicker();
+}
+
+// A throw waiting for a person comes first, under the status: on a phone it and its
+// Confirm lay a screen below the player's choice, whose "Roll" was the button in sight.
+function putWaitingThrowFirst(waiting) {
+  const tray = $("traysection");
+  const before = waiting ? $("othersection") : $("handsection");
+  if (tray.nextElementSibling !== before) before.before(tray);
 }
 
 // Die i's value, or with i null the value of a die the camera missed; a die of a
@@ -619,6 +630,7 @@ function render(s, current) {
   renderStatus(s);
   renderRules(s);
   renderReading(s);
+  putWaitingThrowFirst(Boolean(s.table.waiting));
   renderHand(s);
   renderPlayers(s);
   renderOther(s);
