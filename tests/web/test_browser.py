@@ -956,3 +956,23 @@ def test_the_control_page_says_10000s_final_round_and_tie_break_as_the_scoreboar
         page.wait_for_function("document.querySelector('#status').innerText.includes('tie-break')")
         assert page.inner_text("#status") == "Aino's throw (6 dice) · tie-break round 1: Aino vs Bertil"
         page.close()
+
+
+def test_the_control_pages_players_say_pub_chicagos_lids_and_strokes(
+        browser: Any, tmp_path: Path) -> None:
+    """Pub Chicago counts lids or strokes: "Bertil: 1" beside "Aino: 0" read as points."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("pub_chicago", ["Aino", "Bertil"], {"variant": "bayrisch"})
+        server.table.act({"type": "leader", "player": "Aino"})
+        server.table.hand_roll([6, 5, 4])
+        server.table.act({"type": "announce", "player": "Aino", "ones": 100, "sixes": 60,
+                          "order": "high"})
+        server.table.hand_roll([2, 2, 3])                      # Bertil is worst: a lid
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#players .row")
+        assert page.inner_text("#players").split("\n") == ["Aino: 0 lids", "Bertil: 1 lid"]
+        server.table.new_game("pub_chicago", ["Aino", "Bertil"])
+        page.wait_for_function("document.querySelector('#players').innerText.includes('strokes')")
+        assert page.inner_text("#players").split("\n") == ["Aino: 0 strokes", "Bertil: 0 strokes"]
+        page.close()

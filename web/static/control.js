@@ -489,12 +489,18 @@ function renderHand(s) {
   });
 }
 
+// Pub Chicago counts strokes or lids, not points: "Aino: 2" was read as two points.
+function scoreWords(p) {
+  if (p.strokes != null) return plural(p.strokes, "stroke");
+  return p.lids != null ? plural(p.lids, "lid") : String(p.score);
+}
+
 function renderPlayers(s) {
   const g = s.game;
   const box = $("players");
   if (!g) { box.innerHTML = ""; return; }
   const canLeave = (g.next.actions || []).includes("leave");
-  box.innerHTML = g.players.map((p) => `<span class="row">${esc(p.name)}: ${esc(p.score)}` +
+  box.innerHTML = g.players.map((p) => `<span class="row">${esc(p.name)}: ${esc(scoreWords(p))}` +
     (p.active === false ? " (left)" : "") +
     // The button says whose: a row of names and "leave" buttons left it unclear.
     (canLeave && p.active !== false ? ` <button class="secondary" data-leave="${esc(p.name)}">${esc(p.name)} leaves</button>` : "") +

@@ -37,6 +37,9 @@ function pct(p) {
   return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + "\u00a0%";
 }
 
+/** "1 lid", "2 lids": a count with its word, one or many. */
+function plural(n, one, many) { return `${n} ${n === 1 ? one : many || one + "s"}`; }
+
 /** Escape text for HTML. */
 function esc(s) {
   return String(s == null ? "" : s).replace(/[&<>"']/g,

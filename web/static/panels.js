@@ -20,8 +20,6 @@ function markChosen(values, chosen) {
   });
 }
 
-function plural(n, one, many) { return `${n} ${n === 1 ? one : many || one + "s"}`; }
-
 function winnerBanner(text) { return `<div class="winner">${text}</div>`; }
 
 /** What the camera is doing, for the room: a throw waiting for a person (the TV named
