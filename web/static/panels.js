@@ -171,7 +171,10 @@ function pubChicagoPanel(game, state) {
     if (rnd.announcement) {
       left += `<div class="announce${rnd.announcement.sand ? " sand" : ""}">${esc(rnd.announced)}</div>`;
     } else if (next.actions && next.actions.includes("announce") && !next.actions.includes("roll")) {
-      left += `<div class="announce pending">${esc(rnd.leader)} announces…</div>`;
+      // The line below says who announces ("Bertil announces…" above it said it twice):
+      // this one says what is chosen from.
+      const sand = game.variant === "tschigg" ? " · or Sand" : "";
+      left += `<div class="announce pending">ones 100 or 1 · sixes 60 or 6 · high or low${sand}</div>`;
     } else {
       left += `<div class="announce pending">${esc(rnd.leader)} throws, then announces</div>`;
     }
