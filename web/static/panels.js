@@ -170,6 +170,7 @@ function pubChicagoPanel(game, state) {
     left += `<div class="chance">Throw round ${rnd.number} · leader <b>${esc(rnd.leader)}</b></div>`;
     if (rnd.announcement) {
       left += `<div class="announce${rnd.announcement.sand ? " sand" : ""}">${esc(rnd.announced)}</div>`;
+      if (rnd.default_announcement) left += `<div class="chance">${esc(defaultedNote(rnd))}</div>`;
     } else if (next.actions && next.actions.includes("announce") && !next.actions.includes("roll")) {
       // The line below says who announces ("Bertil announces…" above it said it twice):
       // this one says what is chosen from.
