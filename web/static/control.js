@@ -485,6 +485,7 @@ function renderHand(s) {
     if (await post("roll", { dice: handDice, actions }, $("handerror"))) {
       handDice = [];
       renderHand(state);
+      keepFormInView();       // what to keep from the throw is decided up there
     }
   });
 }
@@ -557,9 +558,22 @@ function actionPath() {
   return state && state.game ? `action?actions=${state.game.actions}` : "action";
 }
 
+/** After this screen's own tap, the family's form back in view: a long list (fourteen
+ * ways to keep from 1 1 5 5 5 5) folded to Bank and Roll left a phone looking at the
+ * new-game form below, and a throw entered by hand left it at the hand entry, the next
+ * tap a screen above. */
+function keepFormInView() {
+  const section = $("othersection");
+  if (section.getBoundingClientRect().top < 0) section.scrollIntoView({ block: "start" });
+}
+
 /** What a family form may do: post an action, show an error, have dice thrown. */
 const formUI = {
-  act: (action) => post(actionPath(), action, $("othererror")),
+  act: async (action) => {
+    const answer = await post(actionPath(), action, $("othererror"));
+    if (answer) keepFormInView();
+    return answer;
+  },
   error: (message) => showError($("othererror"), message),
   throwDice: () => {
     if (state && state.camera.can_roll) return post("roll-for-me", {}, $("othererror"));
