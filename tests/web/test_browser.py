@@ -121,7 +121,7 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
         page.goto(server.url + "/control")
         # The throw as the camera saw it, dice numbered: which die is the picture.
         page.wait_for_function(
-            "document.querySelector('#reading img.readingpic')?.naturalWidth === 640")
+            "document.querySelector('#readingpicture img.readingpic')?.naturalWidth === 640")
         page.click(f"#reading [data-die='{logo}'] svg")
         assert "shows a picture" in page.inner_text("#picker")
         assert page.is_checked("#teach")
@@ -136,8 +136,8 @@ def test_a_logo_die_is_taught_with_the_tap_that_corrects_it(
         scored = server.table.state()["reading"]
         assert scored["status"] == "scored"
         page.wait_for_function(
-            f"document.querySelector('#reading img.readingpic')?.src.includes('/readings/{scored['id']}/')"
-            " && document.querySelector('#reading img.readingpic').naturalWidth === 640")
+            f"document.querySelector('#readingpicture img.readingpic')?.src.includes('/readings/{scored['id']}/')"
+            " && document.querySelector('#readingpicture img.readingpic').naturalWidth === 640")
         page.click(f"#reading [data-die='{(logo + 1) % 3}'] svg")
         assert page.locator("#teach").count() == 0
         page.click("#pickcancel")
@@ -175,7 +175,9 @@ def test_taught_pictures_are_forgotten_from_the_control_page(
             PictureFace(1, np.full((32, 32), 128, np.uint8)),
             PictureFace(6, np.full((32, 32), 200, np.uint8)),
             PictureFace(6, np.full((32, 32), 60, np.uint8))))) as (server, page):
-        # Each taught picture is shown with its value; the one named wrongly goes alone.
+        # Each taught picture is shown with its value, under one line until opened; the
+        # one named wrongly goes alone, and the list stays open.
+        page.click("#pictures summary:has-text('Taught pictures (3)')")
         page.wait_for_selector("#pictures [data-picture='2'] img")
         assert page.inner_text("#pictures [data-picture='0']").startswith("is 1")
         page.wait_for_function("[...document.querySelectorAll('#pictures img')]"
@@ -183,6 +185,8 @@ def test_taught_pictures_are_forgotten_from_the_control_page(
         # Each Forget button says which picture to a screen reader (three said "Forget").
         page.get_by_role("button", name="forget taught picture 2", exact=True).click(timeout=5000)
         page.wait_for_selector("#pictures [data-picture='2']", state="detached")
+        assert page.is_visible("#pictures summary:has-text('Taught pictures (2)')")
+        assert page.is_visible("#pictures [data-picture='1'] img")
         assert [f.value for f in load_calibration(path).picture_faces] == [1, 6]
         assert int(load_calibration(path).picture_faces[1].template[0, 0]) == 60
         page.wait_for_selector("#forgetpictures:has-text('Forget all 2 taught pictures')")
@@ -201,7 +205,9 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
     path = tmp_path / "calibration.json"
     with _control_page(browser, tmp_path, Calibration(known_dice=tuple(
             KnownDie(v, np.full((40, 40, 3), 40 * v, np.uint8)) for v in (1, 2, 6)))) as (server, page):
-        # The newest first, each with its value; one remembered wrongly goes alone.
+        # The newest first, each with its value, under one line until opened; one
+        # remembered wrongly goes alone.
+        page.click("#knowndice summary:has-text('Newest remembered dice (3)')")
         page.wait_for_selector("#knowndice [data-known='0'] img")
         assert [page.inner_text(f"#knowndice [data-known='{i}']").split()[:2] for i in (2, 1, 0)] \
             == [["is", "6"], ["is", "2"], ["is", "1"]]
@@ -217,6 +223,24 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
         assert not page.is_visible("#knowndice")
 
 
+def test_the_dice_of_a_checked_throw_leave_a_phone_the_games_next_tap_in_view(
+        browser: Any, tmp_path: Path) -> None:
+    # One throw checked is six remembered dice, each with its Forget: listed open above
+    # the game, they pushed 10000's throw button below a phone's screen.
+    import numpy as np
+
+    from calibration import Calibration, KnownDie
+
+    with _control_page(browser, tmp_path, Calibration(known_dice=tuple(
+            KnownDie(v, np.full((40, 40, 3), 40 * v, np.uint8)) for v in range(1, 7)))) as (server, page):
+        page.set_viewport_size({"width": 390, "height": 844})
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"])
+        page.wait_for_selector("#knowndice")
+        page.wait_for_selector("#other [data-throw]")
+        assert page.evaluate("document.querySelector('#other [data-throw]')"
+                             ".getBoundingClientRect().bottom") <= 844
+
+
 def test_card_chicago_shows_no_remembered_dice_or_taught_pictures(browser: Any,
                                                                  tmp_path: Path) -> None:
     # Card Chicago is entered by hand and hides the camera's row: the rows of remembered
@@ -228,13 +252,13 @@ def test_card_chicago_shows_no_remembered_dice_or_taught_pictures(browser: Any,
     with _control_page(browser, tmp_path, Calibration(
             known_dice=(KnownDie(2, np.full((40, 40, 3), 80, np.uint8)),),
             picture_faces=(PictureFace(1, np.full((32, 32), 128, np.uint8)),))) as (server, page):
-        page.wait_for_selector("#knowndice [data-known='0'] img")
-        page.wait_for_selector("#pictures [data-picture='0'] img")
+        page.wait_for_selector("#knowndice summary")
+        page.wait_for_selector("#pictures summary")
         server.table.new_game("card_chicago", ["Aino", "Bertil"])
         page.wait_for_selector("#knowndice", state="hidden")
         assert not page.is_visible("#pictures") and not page.is_visible("#camerarow")
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
-        page.wait_for_selector("#knowndice [data-known='0'] img")
+        page.wait_for_selector("#knowndice summary")
         assert page.is_visible("#pictures")
 
 
@@ -981,8 +1005,8 @@ def test_the_dice_entered_by_hand_stay_put_when_a_new_throws_picture_comes(
         page.set_viewport_size({"width": 1024, "height": 768})
         page.wait_for_selector("#hand [data-hand='0']")        # the page is set up
         page.click("#rollforme")
-        page.wait_for_function("document.querySelector('#reading img.readingpic')?.complete"
-                               " && document.querySelector('#reading img.readingpic').naturalWidth")
+        page.wait_for_function("document.querySelector('#readingpicture img.readingpic')?.complete"
+                               " && document.querySelector('#readingpicture img.readingpic').naturalWidth")
         first = server.table.state()["reading"]["id"]
         page.evaluate("document.querySelector('#handsection').scrollIntoView({block: 'center'})")
         # Where the hand entry is each time the reading is drawn afresh, before the page
@@ -996,8 +1020,8 @@ def test_the_dice_entered_by_hand_stay_put_when_a_new_throws_picture_comes(
         before = page.evaluate("document.querySelector('#handsection').getBoundingClientRect().top")
         server.table.roll_for_me()                       # Bertil's, on another tablet
         page.wait_for_function(
-            "document.querySelector('#reading img.readingpic')?.src.includes("
-            f"'/readings/{first + 1}/') && document.querySelector('#reading img.readingpic').complete",
+            "document.querySelector('#readingpicture img.readingpic')?.src.includes("
+            f"'/readings/{first + 1}/') && document.querySelector('#readingpicture img.readingpic').complete",
             timeout=15_000)
         tops = page.evaluate("window.handTops")
         assert tops and all(abs(top - before) < 2 for top in tops), (before, tops)
@@ -1069,4 +1093,49 @@ def test_a_button_under_the_error_toast_still_takes_a_tap(browser: Any, tmp_path
             const el = document.elementFromPoint(t.left + t.width / 2, t.top + t.height / 2);
             return el ? el.closest('#toast') === null : null; }""")
         assert under is True
+        page.close()
+
+
+def test_the_control_page_says_10000s_final_round_and_tie_break_as_the_scoreboard_does(
+        browser: Any, tmp_path: Path) -> None:
+    """The player in the final round plays their last turn: the tablet said nothing of it."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("ten_thousand", ["Aino", "Bertil", "Cecilia"],
+                              {"opening": 0, "target": 5000})
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#other [data-throw]")
+        assert "final round" not in page.inner_text("#status")
+        for player in ("Aino", "Bertil"):                      # 8000 each: a tie
+            server.table.hand_roll([1] * 6)
+            server.table.act({"type": "set_aside", "player": player, "dice": [1] * 6})
+            server.table.act({"type": "bank", "player": player})
+            if player == "Aino":
+                page.wait_for_function("document.querySelector('#status').innerText"
+                                       ".includes(\"Bertil's throw\")")
+                assert page.inner_text("#status") == \
+                    "Bertil's throw (6 dice) · final round: Aino reached 5000"
+        server.table.hand_roll([2, 2, 3, 3, 4, 6])                # Cecilia's farkle
+        page.wait_for_function("document.querySelector('#status').innerText.includes('tie-break')")
+        assert page.inner_text("#status") == "Aino's throw (6 dice) · tie-break round 1: Aino vs Bertil"
+        page.close()
+
+
+def test_the_control_pages_players_say_pub_chicagos_lids_and_strokes(
+        browser: Any, tmp_path: Path) -> None:
+    """Pub Chicago counts lids or strokes: "Bertil: 1" beside "Aino: 0" read as points."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("pub_chicago", ["Aino", "Bertil"], {"variant": "bayrisch"})
+        server.table.act({"type": "leader", "player": "Aino"})
+        server.table.hand_roll([6, 5, 4])
+        server.table.act({"type": "announce", "player": "Aino", "ones": 100, "sixes": 60,
+                          "order": "high"})
+        server.table.hand_roll([2, 2, 3])                      # Bertil is worst: a lid
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#players .row")
+        assert page.inner_text("#players").split("\n") == ["Aino: 0 lids", "Bertil: 1 lid"]
+        server.table.new_game("pub_chicago", ["Aino", "Bertil"])
+        page.wait_for_function("document.querySelector('#players').innerText.includes('strokes')")
+        assert page.inner_text("#players").split("\n") == ["Aino: 0 strokes", "Bertil: 0 strokes"]
         page.close()

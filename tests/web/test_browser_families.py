@@ -822,3 +822,24 @@ def test_the_board_fits_itself_again_when_the_window_changes(browser: Any, tmp_p
         page.evaluate("document.querySelector('#board > div .chance:last-child').remove();"
                       "window.dispatchEvent(new Event('resize'))")
         assert page.evaluate(zoom) == 1
+
+
+def test_pub_chicagos_announcement_set_by_a_correction_is_said_so(screens: Any) -> None:
+    # A correction that drops the leader's announcement values the round as the rules
+    # decide (ones 100, sixes 60, high): both screens showed it as if announced.
+    server, open_screens = screens
+    table = server.table
+    table.new_game("pub_chicago", ["Aino", "Bertil"])
+    table.act({"type": "leader", "player": "Aino"})
+    table.hand_roll([2, 5, 4])
+    table.act({"type": "set_aside", "player": "Aino", "dice": [2]})
+    table.act({"type": "announce", "player": "Aino", "ones": 1, "sixes": 6, "order": "low"})
+    s = open_screens()
+    s.board_shows("ones 1 · sixes 6 · low")
+    table.act({"type": "correct", "action": 1, "dice": [3, 5, 4]})   # no 2 to set aside
+    said = "not announced: a correction ended Aino's turn first, so the rules' default"
+    s.board_shows(said)
+    assert "ones 100 · sixes 60 · high" in s.board.inner_text("#board")
+    s.control.wait_for_function("(t) => document.querySelector('#other').innerText.includes(t)",
+                                arg=said)
+    assert "ones 100 · sixes 60 · high" in s.control.inner_text("#other .formhead")

@@ -3,6 +3,8 @@ system Chromium as a person would see them: words whole, buttons with their play
 nothing off the side of the screen (found by a layout audit)."""
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -164,3 +166,78 @@ def test_ten_thousands_latest_throw_is_big_on_a_phone(
         assert min(d["width"] for d in dice) >= 40, dice
         assert max(d["right"] for d in dice) <= size[0], dice
         page.close()
+
+
+IN_VIEW = """(selector) => {
+    const r = document.querySelector(selector).getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+}"""
+
+
+def test_a_game_started_on_a_phone_shows_its_first_tap_without_a_scroll(
+        browser: Any, tmp_path: Path) -> None:
+    # The start form is at the page's foot: the game's first throw button and whose turn
+    # it is stayed out of sight above it.
+    with LiveServer(tmp_path / "data") as server:
+        page = _page(browser, server, "/control", (390, 844), "#controlpage:not([inert])")
+        page.wait_for_selector("#family option[value='ten_thousand']", state="attached")
+        page.select_option("#family", "ten_thousand")
+        page.click("#start")
+        page.wait_for_selector("#other [data-throw]")
+        # The live stream may draw the game before the start's own answer comes.
+        page.wait_for_function(IN_VIEW, arg="#status")
+        assert page.evaluate(IN_VIEW, "#other [data-throw]")
+        page.close()
+
+
+@contextlib.contextmanager
+def _ten_thousand_on_a_phone(browser: Any, tmp_path: Path, ready: str, *, camera: Any = None,
+                             throw: list[int] | None = None) -> Iterator[tuple[LiveServer, Any]]:
+    """A game of 10000 (Aino, Bertil), ``throw`` thrown, on a phone's control page."""
+    with LiveServer(tmp_path / "data", camera=camera) as server:
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"])
+        if throw:
+            server.table.hand_roll(throw)
+        page = _page(browser, server, "/control", (390, 844), ready)
+        yield server, page
+        page.close()
+
+
+def test_a_throw_to_check_comes_first_on_a_phone_with_its_confirm_in_view(
+        browser: Any, tmp_path: Path) -> None:
+    # The throw waiting for a person and its Confirm lay a screen below the player's
+    # choice, whose "Roll 6 dice for me" was the button in sight.
+    from web.fakes import reading
+
+    with _ten_thousand_on_a_phone(browser, tmp_path, "#other [data-throw]",
+                                  camera=FakeCamera()) as (server, page):
+        server.table.handle_reading(reading(1, 1, 2, 3, 4, 6, flagged=[2]))
+        page.wait_for_selector("#confirm")
+        assert page.evaluate(IN_VIEW, "#confirm")
+        assert page.evaluate(IN_VIEW, "#reading [data-die='2']")
+        page.click("#confirm")
+        page.wait_for_selector("#other button.choice")
+        # Checked, the throw goes back below the choice it leads to.
+        assert page.evaluate(IN_VIEW, "#other button.choice")
+
+
+def test_a_keep_tapped_low_in_a_long_list_leaves_the_next_tap_in_view_on_a_phone(
+        browser: Any, tmp_path: Path) -> None:
+    # 1 1 5 5 5 5 can be kept fourteen ways: the last one tapped, the list folded to Bank
+    # and Roll a screen above, and the phone was left on the new-game form.
+    with _ten_thousand_on_a_phone(browser, tmp_path, "#other button.choice",
+                                  throw=[1, 1, 5, 5, 5, 5]) as (_, page):
+        page.locator("#other button.choice").last.click()       # keep 5: +50
+        page.wait_for_selector("#other [data-type='bank']")
+        page.wait_for_function(IN_VIEW, arg="#other [data-type='bank']")
+        assert page.evaluate(IN_VIEW, "#other [data-throw]")
+
+
+def test_a_throw_entered_by_hand_on_a_phone_leaves_what_to_keep_in_view(
+        browser: Any, tmp_path: Path) -> None:
+    with _ten_thousand_on_a_phone(browser, tmp_path, "#other [data-throw]") as (_, page):
+        page.click("#other [data-throw]")            # no camera: down to the hand entry
+        page.click("#hand [data-hand='1']")          # 1 2 1 1 1 1
+        page.click("#handgo")
+        page.wait_for_selector("#other button.choice")
+        page.wait_for_function(IN_VIEW, arg="#other button.choice")

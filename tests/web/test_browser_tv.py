@@ -328,3 +328,24 @@ def test_pub_chicagos_best_worst_and_loser_are_read_from_the_sofa(
         assert {text for text, _ in tags} >= {"best", "worst", "loser"}, tags
         assert all(px >= 0.025 * size[1] for _, px in tags), tags
     page.close()
+
+
+@pytest.mark.parametrize("variant", ["basis", "tschigg"])
+def test_pub_chicagos_leader_about_to_announce_is_said_once_with_the_choice(
+        browser: Any, tmp_path: Path, variant: str) -> None:
+    # A leader who stopped throwing was said twice ("Bertil announces…" over "Bertil
+    # announces"); the room was not told what is chosen from.
+    page = browser.new_page(viewport={"width": 1920, "height": 1080})
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("pub_chicago", ["Aino", "Bertil"], {"variant": variant})
+        server.table.act({"type": "leader", "player": "Bertil"})
+        server.table.hand_roll([4, 4, 4])
+        server.table.act({"type": "done", "player": "Bertil"})
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board[data-family='pub_chicago'] .turn")
+        board = page.inner_text("#board")
+        assert board.count("Bertil announces") == 1, board
+        choice = "ones 100 or 1 · sixes 60 or 6 · high or low"
+        assert page.inner_text("#board .announce.pending") == \
+            choice + (" · or Sand" if variant == "tschigg" else "")
+    page.close()

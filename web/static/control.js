@@ -172,6 +172,7 @@ function renderStatus(s) {
     else html = g.family === "card_chicago" ? "The hands are entered next" : "Waiting";
     if (g.family === "sum_chicago" && g.target != null) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
     else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break: the highest sum wins`;
+    else if (g.family === "ten_thousand") html += tenThousandStage(g);
   }
   $("status").innerHTML = html;
   // A throw of the wrong number of dice cannot be confirmed as read: say what can be done.
@@ -252,6 +253,14 @@ function renderStatus(s) {
   $("handsection").style.display = dice ? "" : "none";
 }
 
+// 10000's last turns, said as the TV says them: in the final round or a tie-break a turn
+// is the player's last chance, and the tablet in hand showed it as any other turn.
+function tenThousandStage(g) {
+  if (g.tie_break) return ` · tie-break round ${g.tie_break.round}: ${g.tie_break.players.map(esc).join(" vs ")}`;
+  if (g.final_round) return ` · final round: ${esc(g.final_round.reached_by)} reached ${g.target}`;
+  return "";
+}
+
 // The game's rules with the options in force and the project's decisions (RULES.md: a
 // decision is shown in the game's help so players know). Rebuilt only when they change,
 // so an opened list stays open through the live updates.
@@ -289,6 +298,7 @@ function renderReading(s) {
   if (picking !== null && (!r || r.id !== pickingReading)) closePicker();
   if (!r) {
     box.innerHTML = ignored + `<span class="muted">No reading yet.</span>`;
+    $("readingpicture").replaceChildren();
     $("confirm").style.display = "none";
     return;
   }
@@ -304,7 +314,9 @@ function renderReading(s) {
   if (!tappable) closePicker();
   // The picture shown is kept and given the new throw's: while that loads, the old one
   // holds its place (a new element is empty until then, and the page below jumped up).
-  const picture = box.querySelector("img.readingpic");
+  // It comes below Confirm: on a phone, Confirm under it was a screen below the dice.
+  const frame = $("readingpicture");
+  const picture = frame.querySelector("img.readingpic");
   box.innerHTML = ignored + `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)}` +
     (tappable ? " · tap a die to correct it" : gone) + `</div>` +
     `<div class="dice">` + r.dice.map((d, i) =>
@@ -317,8 +329,8 @@ function renderReading(s) {
       { className: "readingpic", alt: "the throw as the camera saw it" });
     const src = `/api/readings/${r.id}/picture.jpg?dice=${r.dice.map((d) => (d.value || 0) + (d.flagged ? "f" : "")).join("-")}`;
     if (img.getAttribute("src") !== src) img.src = src;
-    box.appendChild(img);
-  }
+    if (!picture) frame.appendChild(img);
+  } else frame.replaceChildren();
   if (tappable) box.querySelectorAll("[data-die]").forEach((el) => {
     el.addEventListener("click", () => openPicker(Number(el.dataset.die), waiting));
   });
@@ -326,6 +338,14 @@ function renderReading(s) {
   $("confirm").style.display = waiting && !countOff(s) && !valueMissing(s) ? "" : "none";
   if (typeof picking === "number" && picking >= r.dice.length) closePicker();
   if (picking === "add" && !short) closePicker();
+}
+
+// A throw waiting for a person comes first, under the status: on a phone it and its
+// Confirm lay a screen below the player's choice, whose "Roll" was the button in sight.
+function putWaitingThrowFirst(waiting) {
+  const tray = $("traysection");
+  const before = waiting ? $("othersection") : $("handsection");
+  if (tray.nextElementSibling !== before) before.before(tray);
 }
 
 // Die i's value, or with i null the value of a die the camera missed; a die of a
@@ -378,13 +398,11 @@ function renderPictures(values) {
   const key = values.join(",");
   if (key === shownPictures) return;
   shownPictures = key;
-  const box = $("pictures");
-  box.style.display = values.length ? "" : "none";
   const fresh = Date.now();
-  box.innerHTML = `<span class="muted">Taught pictures:</span>` + values.map((v, i) =>
+  renderFolded($("pictures"), "Taught pictures", values.map((v, i) =>
     `<span class="taught" data-picture="${i}"><img src="/api/pictures/${i}.png?t=${fresh}" ` +
     `alt="taught picture ${i + 1}"> is ${v} <button class="secondary" data-forget="${i}" ` +
-    `aria-label="forget taught picture ${i + 1}">Forget</button></span>`).join("");
+    `aria-label="forget taught picture ${i + 1}">Forget</button></span>`));
 }
 
 // The newest remembered dice beside their values: one remembered with a wrong value (a
@@ -395,13 +413,21 @@ function renderKnownDice(newest) {
   const key = newest.map(([i, v]) => `${i}:${v}`).join(",");
   if (key === shownKnown) return;
   shownKnown = key;
-  const box = $("knowndice");
-  box.style.display = newest.length ? "" : "none";
   const fresh = Date.now();
-  box.innerHTML = `<span class="muted">Newest remembered dice:</span>` + newest.map(([i, v]) =>
+  renderFolded($("knowndice"), "Newest remembered dice", newest.map(([i, v]) =>
     `<span class="taught" data-known="${i}"><img src="/api/known-dice/${i}.png?t=${fresh}" ` +
     `alt="remembered die ${i + 1}"> is ${v} <button class="secondary" data-forgetknown="${i}" ` +
-    `aria-label="forget remembered die ${i + 1}">Forget</button></span>`).join("");
+    `aria-label="forget remembered die ${i + 1}">Forget</button></span>`));
+}
+
+/** What the reader keeps (taught pictures, remembered dice), each with its own Forget,
+ * folded under one line: open, the six dice of one checked throw took a phone's screen
+ * above the game's own buttons. A list opened stays open when it is drawn again. */
+function renderFolded(box, title, items) {
+  const open = box.querySelector("details[open]") ? " open" : "";
+  box.style.display = items.length ? "" : "none";
+  box.innerHTML = items.length ? `<details${open}><summary>${title} (${items.length})</summary>` +
+    `<div class="row">${items.join("")}</div></details>` : "";
 }
 
 // The tray's outline, tapped corner by corner on the camera's picture (frame pixels).
@@ -588,8 +614,15 @@ function renderHand(s) {
     if (await post("roll", { dice: handDice, actions }, $("handerror"))) {
       handDice = [];
       renderHand(state);
+      keepFormInView();       // what to keep from the throw is decided up there
     }
   });
+}
+
+// Pub Chicago counts strokes or lids, not points: "Aino: 2" was read as two points.
+function scoreWords(p) {
+  if (p.strokes != null) return plural(p.strokes, "stroke");
+  return p.lids != null ? plural(p.lids, "lid") : String(p.score);
 }
 
 function renderPlayers(s) {
@@ -597,7 +630,7 @@ function renderPlayers(s) {
   const box = $("players");
   if (!g) { box.innerHTML = ""; return; }
   const canLeave = (g.next.actions || []).includes("leave");
-  box.innerHTML = g.players.map((p) => `<span class="row">${esc(p.name)}: ${esc(p.score)}` +
+  box.innerHTML = g.players.map((p) => `<span class="row">${esc(p.name)}: ${esc(scoreWords(p))}` +
     (p.active === false ? " (left)" : "") +
     // The button says whose: a row of names and "leave" buttons left it unclear.
     (canLeave && p.active !== false ? ` <button class="secondary" data-leave="${esc(p.name)}">${esc(p.name)} leaves</button>` : "") +
@@ -661,9 +694,22 @@ function rollShown() {
   return state && state.game ? { actions: state.game.actions } : {};
 }
 
+/** After this screen's own tap, the family's form back in view: a long list (fourteen
+ * ways to keep from 1 1 5 5 5 5) folded to Bank and Roll left a phone looking at the
+ * new-game form below, and a throw entered by hand left it at the hand entry, the next
+ * tap a screen above. */
+function keepFormInView() {
+  const section = $("othersection");
+  if (section.getBoundingClientRect().top < 0) section.scrollIntoView({ block: "start" });
+}
+
 /** What a family form may do: post an action, show an error, have dice thrown. */
 const formUI = {
-  act: (action) => post(actionPath(), action, $("othererror")),
+  act: async (action) => {
+    const answer = await post(actionPath(), action, $("othererror"));
+    if (answer) keepFormInView();
+    return answer;
+  },
   redraw: (draw) => { const refocus = focusKept(); draw(); refocus(); },
   error: (message) => showError($("othererror"), message),
   throwDice: () => {
@@ -773,6 +819,7 @@ function render(s, current) {
   renderStatus(s);
   renderRules(s);
   renderReading(s);
+  putWaitingThrowFirst(Boolean(s.table.waiting));
   renderHand(s);
   renderPlayers(s);
   renderOther(s);
@@ -829,7 +876,7 @@ async function setup() {
   renderOptions();
   $("family").addEventListener("change", renderOptions);
   $("starter").addEventListener("change", showStarterChoice);
-  $("start").addEventListener("click", () => {
+  $("start").addEventListener("click", async () => {
     const g = state && state.game;
     const leave = `A game is in progress. ${drawChosen() ? "Find who starts a new one" : "Start a new one"}? ` +
       "It can be continued later from the history page.";
@@ -843,8 +890,11 @@ async function setup() {
     // Pub Chicago's first leader is drawn by lot by the table as the game starts (RULES.md §2).
     if (form.family === "pub_chicago") form.leader = "lot";
     // The game this screen shows: a start from another screen meanwhile refuses this one.
-    post(drawChosen() ? "draw" : "games",
+    const started = await post(drawChosen() ? "draw" : "games",
       Object.assign(form, { after: state ? state.table.game_id : null }), $("starterror"));
+    // The form is at the page's foot: on a phone the new game's first tap (and whose
+    // turn it is) stayed a screen and more above, out of sight. The game is at the top.
+    if (started) window.scrollTo({ top: 0 });
   });
   $("drawstart").addEventListener("click", () => post("draw/start-game", {}, $("drawerror")));
   // Each "seen" below is what this screen showed: a tap made before another screen

@@ -39,6 +39,16 @@ function pct(p) {
   return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + "\u00a0%";
 }
 
+/** "1 lid", "2 lids": a count with its word, one or many. */
+function plural(n, one, many) { return `${n} ${n === 1 ? one : many || one + "s"}`; }
+
+/** Pub Chicago: why a throw round has the rules' announcement, not the leader's (RULES.md
+ *  decision); without it the room saw "high" where the leader had said "low". */
+function defaultedNote(rnd) {
+  return rnd.default_announcement
+    ? `not announced: a correction ended ${rnd.leader}'s turn first, so the rules' default` : "";
+}
+
 /** Escape text for HTML. */
 function esc(s) {
   return String(s == null ? "" : s).replace(/[&<>"']/g,

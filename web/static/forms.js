@@ -78,7 +78,8 @@ function pubChicagoForm(box, game, s, ui) {
   if (!player || !rnd) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
   const turn = rnd.turn;
   let html = `<div class="formhead">Throw round ${rnd.number}, leader <b>${esc(rnd.leader)}</b>` +
-    (rnd.announced ? ` · ${esc(rnd.announced)}` : "") + ` · <b>${esc(player)}</b>'s turn</div>`;
+    (rnd.announced ? ` · ${esc(rnd.announced)}` : "") + ` · <b>${esc(player)}</b>'s turn</div>` +
+    (rnd.default_announcement ? `<div class="note">${esc(defaultedNote(rnd))}</div>` : "");
   // One draw offered: drawn again and again, the lot could fall where the tapper wished.
   // The table draws, once a game: a draw Undo took back comes back the same.
   if (can(game, "leader") && !game.leader_drawn) {

@@ -20,8 +20,6 @@ function markChosen(values, chosen) {
   });
 }
 
-function plural(n, one, many) { return `${n} ${n === 1 ? one : many || one + "s"}`; }
-
 function winnerBanner(text) { return `<div class="winner">${text}</div>`; }
 
 /** What the camera is doing, for the room: a throw waiting for a person (the TV named
@@ -174,8 +172,12 @@ function pubChicagoPanel(game, state) {
     left += `<div class="chance">Throw round ${rnd.number} · leader <b>${esc(rnd.leader)}</b></div>`;
     if (rnd.announcement) {
       left += `<div class="announce${rnd.announcement.sand ? " sand" : ""}">${esc(rnd.announced)}</div>`;
+      if (rnd.default_announcement) left += `<div class="chance">${esc(defaultedNote(rnd))}</div>`;
     } else if (next.actions && next.actions.includes("announce") && !next.actions.includes("roll")) {
-      left += `<div class="announce pending">${esc(rnd.leader)} announces…</div>`;
+      // The line below says who announces ("Bertil announces…" above it said it twice):
+      // this one says what is chosen from.
+      const sand = game.variant === "tschigg" ? " · or Sand" : "";
+      left += `<div class="announce pending">ones 100 or 1 · sixes 60 or 6 · high or low${sand}</div>`;
     } else {
       left += `<div class="announce pending">${esc(rnd.leader)} throws, then announces</div>`;
     }
