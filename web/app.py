@@ -23,7 +23,7 @@ from scorer.errors import json_shown
 from web.families import family_table, titles
 from vision.json_text import loads_strictly
 from web.store import StoreError
-from web.table import Table, TableError
+from web.table import Shown, Table, TableError
 
 log = logging.getLogger("dicetray.web")
 
@@ -308,6 +308,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
             return app.post(path)(view)
         return wrap
 
+    def shown(data: dict[str, Any]) -> Shown:
+        """What the tapping screen showed of the game: its ``actions`` and its ``game``."""
+        return Shown(data.get("actions"), data.get("game"))
+
     def typed_players(data: dict[str, Any]) -> Any:
         """The players of a start form: a list, or names typed apart by commas or lines."""
         players = need(data, "players")
@@ -361,12 +365,12 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def continue_game(data: dict[str, Any]) -> None:
         table.continue_game(need(data, "game"), data.get("after", ...))
 
-    @post("/api/roll", "dice", "player", "actions")
+    @post("/api/roll", "dice", "player", "actions", "game")
     def roll(data: dict[str, Any]) -> None:
-        table.hand_roll(need(data, "dice"), data.get("player"), data.get("actions"))
+        table.hand_roll(need(data, "dice"), data.get("player"), shown(data))
 
     @post("/api/correct", "reading", "die", "value", "teach", "seen", "remove", "add",
-          "action", "dice", "actions")
+          "action", "dice", "actions", "game")
     def correct(data: dict[str, Any]) -> None:
         if "reading" in data and "remove" in data:
             table.remove_die(data["reading"], data["remove"], data.get("seen"))
@@ -376,7 +380,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
             table.correct_die(data["reading"], need(data, "die"), need(data, "value"),
                               data.get("teach", False), data.get("seen"))
         elif "action" in data:
-            table.correct_action(data["action"], need(data, "dice"), data.get("actions"))
+            table.correct_action(data["action"], need(data, "dice"), shown(data))
         else:
             raise BadRequest("a correction needs 'reading', 'die' and 'value' (or 'reading' "
                              "and 'remove' or 'add'), or 'action' and 'dice'")
@@ -405,17 +409,17 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def confirm(data: dict[str, Any]) -> None:
         table.confirm(need(data, "reading"), data.get("seen"))
 
-    @post("/api/undo", "actions")
+    @post("/api/undo", "actions", "game")
     def undo(data: dict[str, Any]) -> None:
-        table.undo(data.get("actions"))
+        table.undo(shown(data))
 
     @post("/api/take-dice-out")
     def take_dice_out(data: dict[str, Any]) -> None:
         table.take_dice_out()
 
-    @post("/api/roll-for-me", "actions", "throws")
+    @post("/api/roll-for-me", "actions", "game", "throws")
     def roll_for_me(data: dict[str, Any]) -> None:
-        table.roll_for_me(data.get("actions"), data.get("throws"))
+        table.roll_for_me(shown(data), data.get("throws"))
 
     @post("/api/join", "player")
     def join(data: dict[str, Any]) -> None:
@@ -433,13 +437,17 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         # in the address: /api/action?actions=N.
         table.act(data, shown_in_address())
 
-    def shown_in_address() -> int | None:
-        text = request.args.get("actions")
+    def shown_in_address() -> Shown:
+        return Shown(number_in_address("actions", "the number of the game's actions the "
+                                       "screen showed"),
+                     number_in_address("game", "the number of the game the screen showed"))
+
+    def number_in_address(name: str, meaning: str) -> int | None:
+        text = request.args.get(name)
         if text is None:
             return None
         if not text.isdecimal() or len(text) > 18:
-            raise BadRequest(f"actions={text!r} in the address: the number of the game's "
-                             "actions the screen showed, a whole number")
+            raise BadRequest(f"{name}={text!r} in the address: {meaning}, a whole number")
         return int(text)
 
     @app.get("/api/settings")

@@ -926,7 +926,7 @@ class Table:
             raise TableError("an action is a JSON object", 400)
         with self._lock:
             game = self._need_game()
-            _check_shown(game, shown)
+            _check_shown(game, shown, self.game_id)
             action = dict(action)
             # An undo or a correction of a camera throw changes its reading too: the
             # same path as the control page's, extra keys kept.
@@ -950,7 +950,7 @@ class Table:
         the number of actions the screen's game held (see :func:`_check_shown`)."""
         with self._lock:
             game = self._need_game()
-            _check_shown(game, shown)
+            _check_shown(game, shown, self.game_id)
             _check_dice_shape(dice)
             if player is None:
                 player = game.state()["next"].get("player")
@@ -968,7 +968,7 @@ class Table:
         the dice remembered from it follow."""
         with self._lock:
             game = self._need_game()
-            _check_shown(game, shown)
+            _check_shown(game, shown, self.game_id)
             linked, dice = self._undone_correction(game)
             self._commit({**(given or {}), "type": "undo"},
                          reading=linked.id if linked is not None else None,
@@ -1017,7 +1017,7 @@ class Table:
                              f"not {json_shown(index)}", 400)
         _check_dice_shape(dice)
         with self._lock:
-            _check_shown(self._need_game(), shown)
+            _check_shown(self._need_game(), shown, self.game_id)
             assert self.game_id is not None
             linked = None
             if isinstance(index, int) and not isinstance(index, bool):
@@ -1294,7 +1294,7 @@ class Table:
             if self._draw is not None:
                 _check_draw_shown(self._draw, throws)
             else:
-                _check_shown(self._need_game(), shown)
+                _check_shown(self._need_game(), shown, self.game_id)
             self._rolled_at = time.monotonic()
         self.camera.roll(count=count)
 
@@ -1796,11 +1796,28 @@ def _check_die_index(reading: Any, die: Any, seen: Any = None) -> None:
     _check_seen(reading, seen)
 
 
-def _check_shown(game: scorer.Game, shown: Any) -> None:
+@dataclass(frozen=True)
+class Shown:
+    """What a tapping screen showed of the game being played: its number of actions (its
+    state's ``game.actions``) and which game it was (``table.game_id``; None: not said).
+
+    The number alone is not enough: a game started meanwhile (on another tablet, while
+    this one was offline) counts its actions from 0 again, and a tap held up on the way
+    could land in it at the very number it was made at."""
+
+    actions: Any = None
+    game: Any = None
+
+
+def _check_shown(game: scorer.Game, shown: Any, game_id: int | None) -> None:
     """Refuse a tap made on a screen whose game has changed since: two tablets tapping
     Undo for one wrong throw would take back two actions, and a throw entered on both
     would be scored for the next player too. ``shown`` is the number of actions the
-    screen's game held (its state's ``game.actions``); ``None`` checks nothing."""
+    screen's game held, or a :class:`Shown` that also names the game (``game_id`` is the
+    one being played); ``None`` checks nothing."""
+    if isinstance(shown, Shown):
+        _check_game_shown(game_id, shown.game)
+        shown = shown.actions
     if shown is None:
         return
     if not isinstance(shown, int) or isinstance(shown, bool) or shown < 0:
@@ -1812,6 +1829,20 @@ def _check_shown(game: scorer.Game, shown: Any) -> None:
                          f"({now} action{'' if now == 1 else 's'} now, {shown} on this "
                          "screen): nothing was done; look again and tap again if it is "
                          "still wanted")
+
+
+def _check_game_shown(game_id: int | None, shown: Any) -> None:
+    """Refuse a tap made on a screen that showed another game than the one being played
+    (``shown``, its id; ``None`` checks nothing)."""
+    if shown is None:
+        return
+    if not isinstance(shown, int) or isinstance(shown, bool) or shown < 1:
+        raise TableError(f"game: the number of the game the screen showed, "
+                         f"not {json_shown(shown)}", 400)
+    if shown != game_id:
+        raise TableError(f"another game was started meanwhile (game {game_id} is being "
+                         f"played; this screen showed game {shown}): nothing was done; look "
+                         "again and tap again if it is still wanted")
 
 
 def _check_draw_shown(current: DrawAtTable, throws: Any) -> None:

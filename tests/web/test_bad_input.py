@@ -40,8 +40,8 @@ BAD = [
     ("roll", {"dice": [1, 1], "player": "Bertil"}, "Aino's throw"),
     # A misspelt field would be left out unseen, and the throw scored for whoever's turn.
     ("roll", {"dice": [1, 1], "playr": "Bertil"},
-     "/api/roll takes no field 'playr' (its fields: 'dice', 'player', 'actions')"),
-    ("undo", {"action": 3}, "/api/undo takes no field 'action' (its fields: 'actions')"),
+     "/api/roll takes no field 'playr' (its fields: 'dice', 'player', 'actions', 'game')"),
+    ("undo", {"action": 3}, "/api/undo takes no field 'action' (its fields: 'actions', 'game')"),
     ("join", {"name": "Dora"}, "/api/join takes no field 'name'"),
     ("correct", {"action": 5, "dice": [1, 1]}, "no action 5"),
     ("correct", {"action": 0, "dice": [1, 9]}, "die value 9"),

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from web.fakes import reading
 
 
@@ -76,6 +78,52 @@ def test_a_game_continued_from_a_stale_history_page_is_refused(api: Any) -> None
 
 # -- the pages send what they showed ------------------------------------------------------
 
+# Each tap guarded by the game's number of actions, as the control page sends it, made on
+# Aino and Bertil's game at its second action: (route, body).
+TAPS_AT_TWO_ACTIONS = [
+    ("undo", {"actions": 2}),
+    ("roll", {"dice": [2, 2], "actions": 2}),
+    ("correct", {"action": 0, "dice": [1, 1], "actions": 2}),
+    ("action?actions=2&game={game}", {"type": "roll", "player": "Cy", "dice": [2, 2]}),
+]
+
+
+@pytest.mark.parametrize(("route", "body"), TAPS_AT_TWO_ACTIONS)
+def test_a_tap_for_a_game_that_was_replaced_meanwhile_is_refused(
+        api: Any, route: str, body: dict[str, Any]) -> None:
+    """A tablet offline while another started a new game: its tap, made on the old game
+    at two actions and held up on the way, reached the new game when that had two
+    actions too, and was done there (the number of actions alone matched)."""
+    api.start(["Aino", "Bertil"])
+    old = api.state()["table"]["game_id"]
+    api.post("roll", {"dice": [1, 1]})
+    api.post("roll", {"dice": [1, 2]})
+    api.post("games", {"family": "sum_chicago", "players": ["Cy", "Dee"],
+                       "after": old})                      # on the other tablet
+    api.post("roll", {"dice": [1, 1]})
+    api.post("roll", {"dice": [2, 1]})
+    assert api.state()["game"]["actions"] == 2
+    new = api.state()["table"]["game_id"]
+    sent = {**body, "game": old} if "?" not in route else body
+    refused(api, route.format(game=old), sent,
+            f"another game was started meanwhile (game {new} is being played; this "
+            f"screen showed game {old})")
+    api.post(route.format(game=new), {**body, "game": new} if "?" not in route else body)
+
+
+@pytest.mark.parametrize("game", ["2", True, 0, None])
+def test_a_game_that_is_no_number_is_refused_by_name(api: Any, game: Any) -> None:
+    api.start(["Aino", "Bertil"])
+    before = api.state()
+    if game is None:                                       # in the address: not a number
+        out = api.post("action?actions=0&game=x", {"type": "roll", "dice": [1, 1]}, status=400)
+        assert "game='x' in the address" in out["error"], out["error"]
+    else:
+        out = api.post("undo", {"actions": 0, "game": game}, status=400)
+        assert "game: the number of the game the screen showed" in out["error"], out["error"]
+    assert api.state() == before
+
+
 def _posted(page: Any, route: str, tap: Any) -> dict[str, Any]:
     """The JSON body ``page`` posts to /api/``route`` when ``tap`` is done."""
     import json
@@ -98,6 +146,9 @@ def test_the_pages_send_what_they_showed_with_each_guarded_tap(browser: Any, tmp
         page.wait_for_selector("#confirm", state="visible")
         body = _posted(page, "confirm", lambda: page.click("#confirm"))
         assert body["seen"] == [6, 4]
+        page.wait_for_selector("#undo:not([disabled])")
+        body = _posted(page, "undo", lambda: page.click("#undo"))
+        assert body == {"actions": 1, "game": first}
 
         server.table.new_game("sum_chicago", ["Cy", "Dee"])
         played = server.table.game_id
@@ -197,5 +248,6 @@ def test_roll_for_me_on_the_control_page_says_what_its_screen_showed(
         server.table.new_game("sum_chicago", ["Ann", "Bob"])
         server.table.hand_roll([1, 1])
         page.wait_for_selector("#rollforme:not([disabled])")
-        assert _posted(page, "roll-for-me", lambda: page.click("#rollforme")) == {"actions": 1}
+        assert _posted(page, "roll-for-me", lambda: page.click("#rollforme")) == {
+            "actions": 1, "game": server.table.game_id}
         page.close()

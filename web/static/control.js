@@ -609,9 +609,9 @@ function renderHand(s) {
   if (n) $("handgo").addEventListener("click", async () => {
     // Back to ones for the next throw, on the page too: the live event that drew the new
     // state may have come before this answer, and the dice shown must be those sent.
-    const actions = handAt === null ? state.game.actions : handAt;
+    const shown = handAt === null ? gameShown() : { actions: handAt, game: handGame };
     handAt = null;
-    if (await post("roll", { dice: handDice, actions }, $("handerror"))) {
+    if (await post("roll", { dice: handDice, ...shown }, $("handerror"))) {
       handDice = [];
       renderHand(state);
       keepFormInView();       // what to keep from the throw is decided up there
@@ -684,14 +684,22 @@ function renderOther(s) {
 /** Where a game action is posted, with the number of actions this page shows: the table
  * refuses it if the game changed meanwhile (two tablets tapping one trick's winner). */
 function actionPath() {
-  return state && state.game ? `action?actions=${state.game.actions}` : "action";
+  if (!state || !state.game) return "action";
+  const shown = gameShown();
+  return `action?actions=${shown.actions}&game=${shown.game}`;
+}
+
+/** The game as this page shows it, sent with a tap that acts on it: its number of
+ * actions, and which game it is (a game started meanwhile counts from 0 again). */
+function gameShown() {
+  return state && state.game ? { actions: state.game.actions, game: state.table.game_id } : {};
 }
 
 /** What "Roll for me" is tapped on: the draw's throws or the game's actions as shown. A
  * tap sent again once its throw is scored (its answer lost) is refused, not thrown again. */
 function rollShown() {
   if (state && state.draw) return { throws: state.draw.throws };
-  return state && state.game ? { actions: state.game.actions } : {};
+  return gameShown();
 }
 
 /** After this screen's own tap, the family's form back in view: a long list (fourteen
@@ -905,7 +913,7 @@ async function setup() {
   $("drawcancel").addEventListener("click", () => post("draw/cancel", {}, $("drawerror")));
   $("drawroll").addEventListener("click", () => post("roll-for-me", rollShown(), $("drawerror")));
   // As above: two people tapping Undo for one wrong throw take back one action.
-  $("undo").addEventListener("click", () => post("undo", state && state.game ? { actions: state.game.actions } : {}));
+  $("undo").addEventListener("click", () => post("undo", gameShown()));
   $("rollforme").addEventListener("click", () => post("roll-for-me", rollShown(), $("trayerror")));
   $("confirm").addEventListener("click", () => post("confirm",
     { reading: state.reading.id, seen: state.reading.dice.map((d) => d.value) }, $("trayerror")));
