@@ -16,6 +16,7 @@ import pytest
 
 from web.fakes import FakeCamera, reading
 from web.live import LiveServer
+from waiting import wait_for
 
 WAIT_MS = 10_000
 
@@ -265,10 +266,12 @@ def test_pub_chicago_offers_a_match_length_for_basis_alone_and_names_its_loser(
     s.control.fill("#newplayers", "Aino, Bertil")
     s.control.click("#start")
     s.board_shows("Bayrisch")
-    # The table drew the first leader by lot as the game started: no draw is offered.
+    # The table drew the first leader by lot as the game started (its second state, as
+    # the start's own came first): no draw is offered.
+    game = wait_for(lambda: (g := server.table.state()["game"])["leader_drawn"] and g)
+    assert game["round"]["leader"] in ("Aino", "Bertil")
+    s.control.wait_for_function(f"document.body.dataset.revision >= {server.table.state()['revision']}")
     s.control.wait_for_selector("#other .formhead")
-    game = server.table.state()["game"]
-    assert game["leader_drawn"] and game["round"]["leader"] in ("Aino", "Bertil")
     assert s.control.locator("#other [data-draw]").count() == 0
 
     server.table.new_game("pub_chicago", ["Aino", "Bertil"], {"match_length": 1})
@@ -616,7 +619,7 @@ def test_a_tap_says_how_many_actions_its_screen_showed(screens: Any) -> None:
     s.control.wait_for_selector("#other [data-trick='Cecilia']")
     with s.control.expect_request("**/api/action*") as posted:
         s.control.click("#other [data-trick='Cecilia']")
-    assert posted.value.url.endswith("/api/action?actions=11")
+    assert posted.value.url.endswith(f"/api/action?actions=11&game={server.table.game_id}")
     s.control.wait_for_selector("#other :text('Trick 2 of 5')")
     assert len(server.table.state()["game"]["deal"]["tricks"]) == 1
 
