@@ -33,6 +33,11 @@ NO_PICTURE_PAUSE_S = 0.02  # a source's read gave no picture: wait this long to 
 # a few tens of microseconds a frame (the whole frame would cost ten times that).
 SAME_PICTURE_STEP = 16
 
+# A picture black to the bit (every sampled pixel at this level or under) says nothing
+# of a camera being stuck: a room with the lights off, or a lens covered, gives the same
+# black frame after frame where the sensor's noise is cut off below black.
+DARK_PICTURE = 8
+
 # How many of the latest gaps between frames make the camera's pace: a few, so that one
 # frame late (the light measured again) does not make a camera look slow for long.
 PACE_FRAMES = 5
@@ -197,10 +202,13 @@ class CameraThread:
 
     def _is_new_picture(self, frame: np.ndarray) -> bool:
         """Whether ``frame`` differs from the frame before (always, for a source that
-        repeats pictures as a matter of course)."""
+        repeats pictures as a matter of course, and for a black one: see DARK_PICTURE)."""
         if self._repeats:
             return True
         sample = picture_sample(frame)
+        if sample.size and int(sample.max()) <= DARK_PICTURE:
+            self._last_sample = None
+            return True
         same = self._last_sample is not None and np.array_equal(sample, self._last_sample)
         self._last_sample = sample
         return not same

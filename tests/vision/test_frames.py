@@ -220,6 +220,25 @@ def test_a_source_giving_the_same_picture_again_gives_no_new_picture() -> None:
         cam_thread.stop()
 
 
+def test_a_camera_in_the_dark_is_not_called_stuck() -> None:
+    # Lights off after the game: a sensor whose noise is cut off below black gives the
+    # same black frame over and over, and is not to be opened again every 30 s all night.
+    now = [100.0]
+    source = _QueuedSource()
+    cam_thread = CameraThread(source, clock=lambda: now[0]).start()
+    try:
+        seen = (0, None)
+        for dark in (0, 0, 5, 5):
+            source.frames.put(np.full((48, 64, 3), dark, np.uint8))
+            got = cam_thread.latest.wait_newer(seen[0], timeout=2.0)
+            assert got is not None
+            seen = got
+            now[0] += 20.0
+            assert cam_thread.since_new_picture() == 20.0      # since this dark frame
+    finally:
+        cam_thread.stop()
+
+
 def test_the_simulated_tray_at_rest_never_gives_the_same_picture_twice() -> None:
     # Its dice lie still for long between throws; its sensor noise must change each frame,
     # or the appliance on the simulated tray would call its camera stuck.
