@@ -25,12 +25,13 @@ import cv2
 
 import scorer
 from calibration import die_size
-from scorer.errors import json_shown
+from scorer.errors import GameFileError, json_shown
 from scorer.words import counted_dice
 from scorer.starter import BadDrawPlayers, DrawError, NotADieFace, StarterDraw
 from vision.reader import REASON_PICTURE
 from web.calibrating import TrayNotEmpty
 from web.publisher import Publisher
+from web.refusals import plain_seating, shown_name
 from web.store import Store, StoreError
 from web.throw_frames import ThrowFrames
 
@@ -126,18 +127,26 @@ def joining_name(seated: Any, player: str) -> str:
     name = player.strip()
     odd = next((c for c in name if unicodedata.category(c) in _BREAKING or c in _TURNING), None)
     if odd is not None:
+        seen = "".join(c for c in name if c != odd)
         raise TableError(f"players: {name!r} holds the control character U+{ord(odd):04X}; "
-                         "type the name without it", 400)
+                         "type the name without it", 400,
+                         plain=f"the name {shown_name(seen)} holds a hidden character (a tab, "
+                               "a line break, a mark that turns the text): type it again")
     if name and all(unicodedata.category(c) == "Cf" for c in name):
         # Format characters alone (a zero-width space, a soft hyphen) are no spaces to
         # strip, and the scoreboard showed the player with a blank name.
         raise TableError(f"players: {name!r} has nothing to show: its characters are all "
-                         "invisible", 400)
+                         "invisible", 400,
+                         plain="a name of invisible characters alone shows as nothing: "
+                               "type one with letters")
     for other in seated:
         if other != name and _looks(other.strip()) == _looks(name):
             raise TableError(f"players: {other!r} and {name!r} differ only in case, "
                              "spaces or how an accent is encoded; give them names the "
-                             "scoreboard can tell apart", 400)
+                             "scoreboard can tell apart", 400,
+                             plain=f"{shown_name(other.strip())} and {shown_name(name)} look "
+                                   "the same on the scoreboard: give them names that differ "
+                                   "by more than capitals, spaces or accents")
     return name
 
 
@@ -155,11 +164,13 @@ def _looks(name: str) -> str:
 READING_FAILED = "reading failed: "
 
 class TableError(ValueError):
-    """A request the table refuses; ``status`` is the HTTP status to answer with."""
+    """A request the table refuses; ``status`` is the HTTP status to answer with, ``plain``
+    the refusal in the family's words when the message is for the API's users."""
 
-    def __init__(self, message: str, status: int = 409) -> None:
+    def __init__(self, message: str, status: int = 409, plain: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.plain = plain
 
 
 def _check_dice_shape(dice: Any) -> None:
@@ -205,10 +216,31 @@ def _drawn(step: Callable[[], _Drawn]) -> _Drawn:
     shows, players who cannot draw) or a conflict with where the draw stands."""
     try:
         return step()
-    except (NotADieFace, BadDrawPlayers) as exc:
+    except BadDrawPlayers as exc:
+        raise TableError(str(exc), 400, plain="each throwing one die needs two players or "
+                         "more: type another name, or let the first listed start") from None
+    except NotADieFace as exc:
         raise TableError(str(exc), 400) from None
     except DrawError as exc:
         raise TableError(str(exc), 409) from None
+
+
+def _new_game(family: Any, players: Any, options: Any) -> scorer.Game:
+    """``scorer.new_game``; its refusal of the names typed on the start form said for the
+    family too ("players[0]: a name is 1 to 40 characters, not '...'" is the game file's)."""
+    try:
+        return scorer.new_game(family, players, options)
+    except GameFileError as exc:
+        raise TableError(str(exc), 400, plain=_seating_words(family, players)) from None
+
+
+def _seating_words(family: Any, players: Any) -> str | None:
+    """What is wrong with the names typed for a game of ``family``, in the family's words
+    (None: nothing, or no family to judge them by)."""
+    if family not in scorer.FAMILIES:
+        return None
+    rules = scorer.rules_for(family)
+    return plain_seating(rules.title, rules.min_players, rules.max_players, players)
 
 
 def tray_problems(dice: list[dict[str, Any]], expected: int) -> list[str]:
@@ -732,7 +764,7 @@ class Table:
                              "another: look at it before starting another", 409)
 
     def _start_game(self, family: Any, players: Any, options: Any) -> None:
-        game = scorer.new_game(family, seat_names(players), options)
+        game = _new_game(family, seat_names(players), options)
         file = game.to_file()
         game_id, revision = self.store.create_game(file["family"], file["options"], file["players"])
         self._draw = None       # a drawn game begun: its draw is over
@@ -800,7 +832,7 @@ class Table:
             if family not in DRAW_FAMILIES:
                 raise TableError(f"only Sum Chicago finds its starter by each throwing one die "
                                  f"(RULES.md §1), not {json_shown(family)}", 400)
-            players = scorer.new_game(family, seat_names(players), options).to_file()["players"]
+            players = _new_game(family, seat_names(players), options).to_file()["players"]
             draw = _drawn(lambda: StarterDraw(tuple(players)))
             self._set_draw(DrawAtTable(family, options, draw))
 
