@@ -160,6 +160,9 @@ def _looks(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
+# A tap on a throw that another screen (or the camera) has scored or dropped meanwhile.
+NOT_WAITING = "this throw is not waiting to be checked any more"
+
 # How the camera line begins when a frame could not be read (cleared once one is).
 READING_FAILED = "reading failed: "
 
@@ -846,7 +849,9 @@ class Table:
             after = _drawn(lambda: current.draw.throw(value))
             if player is not None and player != thrower:
                 raise TableError(f"it is {thrower}'s throw in the draw, not "
-                                 f"{json_shown(player)}'s: look again and tap once more")
+                                 f"{json_shown(player)}'s: look again and tap once more",
+                                 plain=f"it is {thrower}'s throw in the draw now: look "
+                                       "again and tap once more")
             self._set_draw(replace(current, draw=after, note=None))
 
     def take_back_draw_throw(self, throws: Any = None) -> None:
@@ -1085,7 +1090,9 @@ class Table:
             if gone is not None:
                 why = "taken back by an undo" if gone == "undone" else "dropped after a correction"
                 raise TableError(f"reading {reading.id} is {gone}: its throw was {why} and no "
-                                 "longer counts, so there is nothing to correct; throw again")
+                                 "longer counts, so there is nothing to correct; throw again",
+                                 plain=f"this throw was {why} and no longer counts: there "
+                                       "is nothing to correct; throw again")
             scored = reading.status == "scored" and reading.action is not None
             if not scored and reading.status != "waiting":
                 raise TableError(f"reading {reading.id} is {reading.status}: "
@@ -1160,7 +1167,8 @@ class Table:
         reading = self._reading(reading_id)
         if reading.status != "waiting":
             raise TableError(f"reading {reading.id} is {reading.status}: only a waiting "
-                             f"reading can {to}; correct a die's value instead")
+                             f"reading can {to}; correct a die's value instead",
+                             plain=NOT_WAITING + ": tap a die to correct its value instead")
         return reading
 
     def confirm(self, reading_id: Any, seen: Any = None) -> None:
@@ -1170,7 +1178,8 @@ class Table:
         with self._lock:
             reading = self._reading(reading_id)
             if reading.status != "waiting":
-                raise TableError(f"reading {reading.id} is {reading.status}, not waiting")
+                raise TableError(f"reading {reading.id} is {reading.status}, not waiting",
+                                 plain=NOT_WAITING + ": look again")
             _check_seen(reading, seen)
             dice = [(_set_die(d, d["value"], "confirmed") if d.get("value") is not None else d)
                     for d in reading.dice]
@@ -1843,7 +1852,10 @@ def _check_shown(game: scorer.Game, shown: Any) -> None:
         raise TableError(f"the game changed meanwhile, by the camera or on another screen "
                          f"({now} action{'' if now == 1 else 's'} now, {shown} on this "
                          "screen): nothing was done; look again and tap again if it is "
-                         "still wanted")
+                         "still wanted",
+                         plain="the game changed meanwhile, by the camera or on another "
+                               "screen: nothing was done; look again and tap again if it is "
+                               "still wanted")
 
 
 def _check_draw_shown(current: DrawAtTable, throws: Any) -> None:
@@ -1857,26 +1869,31 @@ def _check_draw_shown(current: DrawAtTable, throws: Any) -> None:
     now = len(current.draw.throws)
     if throws != now:
         raise TableError(f"the draw changed on another screen ({now} throws now, "
-                         f"{throws} on this screen): look again and tap once more")
+                         f"{throws} on this screen): look again and tap once more",
+                         plain="the draw changed on another screen: look again and tap "
+                               "once more")
 
 
 def _check_seen(reading: Any, seen: Any) -> None:
     """Refuse a tap made on dice ``seen`` (their values as the tapping screen showed
     them; ``None``: not said) that are not ``reading``'s dice now."""
     _check_list_seen(f"dice of reading {reading.id}", [d.get("value") for d in reading.dice],
-                     seen)
+                     seen, "dice of this throw")
 
 
-def _check_list_seen(what: str, now: list[Any], seen: Any) -> None:
+def _check_list_seen(what: str, now: list[Any], seen: Any, plainly: str | None = None) -> None:
     """Refuse a tap on an item of a list the screen showed as ``seen`` (``None``: not
-    said) when the list is ``now`` another: another screen forgot or added one."""
+    said) when the list is ``now`` another: another screen forgot or added one.
+    ``plainly``: the list's name for the family (``what`` is the API's)."""
     if seen is None:
         return
     if not isinstance(seen, list):
         raise TableError(f"'seen' is the list of {what} as shown, not {json_shown(seen)}", 400)
     if seen != now:
         raise TableError(f"the {what} changed on another screen (shown {seen}, now {now}): "
-                         "look again and tap once more")
+                         "look again and tap once more",
+                         plain=f"the {plainly or what} changed on another screen: look "
+                               "again and tap once more")
 
 
 def _check_value(value: Any) -> None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
+from web.fakes import reading
 from web.live import LiveServer
 
 CARD_GAME = json.loads((Path(__file__).parents[2] / "docs" / "card_chicago.json").read_text())
@@ -139,6 +140,76 @@ def test_a_card_chicago_trick_refused_says_which_card_is_wanted(
     assert out["error"].startswith(f"action {actions} (trick by Bertil): ")
 
 
+def one_throw_scored(api: Any) -> None:
+    """A game with Aino's first throw scored (on another screen, or by the camera)."""
+    api.start()
+    api.post("roll", {"dice": [1, 1]})
+
+
+def waiting_throw(api: Any) -> int:
+    """A game whose first throw waits to be checked, its second die read as a 4 surely
+    enough and its first not at all; returns the reading's id."""
+    api.start()
+    api.table.handle_reading(reading(None, 4, flagged=[0]))
+    waiting: int = api.state()["reading"]["id"]
+    return waiting
+
+
+def confirmed_throw(api: Any) -> int:
+    """That throw, its die picked and so scored, on a screen that still shows it waiting."""
+    waiting = waiting_throw(api)
+    api.post("correct", {"reading": waiting, "die": 0, "value": 3})
+    return waiting
+
+
+def throw_undone(api: Any) -> int:
+    """That throw, scored, then taken back by Undo."""
+    scored = confirmed_throw(api)
+    api.post("undo")
+    return scored
+
+
+def draw_thrown(api: Any) -> None:
+    """A draw for the starter, Aino's die thrown (on another screen, or by the camera)."""
+    api.post("draw", {"players": ["Aino", "Bertil"]})
+    api.post("draw/throw", {"value": 3})
+
+
+# A tap on a screen that shows the table as it was a moment ago: the setup, the tap as
+# the page sends it, and the words shown.
+ON_A_SCREEN_GONE_BY = [
+    (one_throw_scored, "undo", lambda _: {"actions": 0},
+     "the game changed meanwhile, by the camera or on another screen: nothing was done; "
+     "look again and tap again if it is still wanted"),
+    (waiting_throw, "correct", lambda rid: {"reading": rid, "die": 1, "value": 5,
+                                            "seen": [None, 5]},
+     "the dice of this throw changed on another screen: look again and tap once more"),
+    (confirmed_throw, "confirm", lambda rid: {"reading": rid, "seen": [3, 4]},
+     "this throw is not waiting to be checked any more: look again"),
+    (confirmed_throw, "correct", lambda rid: {"reading": rid, "remove": 1, "seen": [3, 4]},
+     "this throw is not waiting to be checked any more: tap a die to correct its value "
+     "instead"),
+    (throw_undone, "correct", lambda rid: {"reading": rid, "die": 1, "value": 5,
+                                           "seen": [3, 4]},
+     "this throw was taken back by an undo and no longer counts: there is nothing to "
+     "correct; throw again"),
+    (draw_thrown, "draw/throw", lambda _: {"value": 5, "player": "Aino"},
+     "it is Bertil's throw in the draw now: look again and tap once more"),
+    (draw_thrown, "draw/take-back", lambda _: {"throws": 0},
+     "the draw changed on another screen: look again and tap once more"),
+]
+
+
+@pytest.mark.parametrize("setup,path,tap,words", ON_A_SCREEN_GONE_BY,
+                         ids=["undo", "die", "confirm", "not a die", "undone", "draw throw",
+                              "draw take back"])
+def test_a_tap_on_a_screen_gone_by_is_said_without_the_apis_numbers(
+        api: Any, setup: Callable[[Any], Any], path: str,
+        tap: Callable[[Any], dict[str, Any]], words: str) -> None:
+    out = refused(api, path, tap(setup(api)), 409)
+    assert shown_words(out) == words
+
+
 def test_no_refusal_a_tap_meets_shows_the_game_log_or_python(api: Any) -> None:
     """Every refusal above, as the page shows it: no "action N", no brackets, no None, no
     input in quotes."""
@@ -148,6 +219,10 @@ def test_no_refusal_a_tap_meets_shows_the_game_log_or_python(api: Any) -> None:
     outs += [api.post("join", {"player": name}, status=None) for name in ("Aino", "aino")]
     actions = card_game_at_its_last_trick(api)
     outs += [api.post(f"action?actions={actions}", trick, status=None) for trick, _ in TRICKS]
+    for setup, path, tap, _ in ON_A_SCREEN_GONE_BY:
+        outs.append(api.post(path, tap(setup(api)), status=None))
+        if api.state()["draw"]:
+            api.post("draw/cancel")        # the next one starts a game
     for out in outs:
         assert 400 <= out["_status"] < 500
         words = shown_words(out)
