@@ -752,7 +752,7 @@ class Table:
                  if a.get("type") == "leader" and a.get("player") in game.seated()]
         return drawn[-1] if drawn else self.lot.choice(game.seated())
 
-    def _check_after(self, after: Any) -> None:
+    def _check_after(self, after: Any, continuing: bool = False) -> None:
         """Refuse a start (or a continue) tapped on a screen that showed game ``after``
         (``None``: none; ``...``: not said) when another screen has changed the game being
         played since: one "Start" tapped on two tablets starts one game, not two."""
@@ -763,8 +763,12 @@ class Table:
                              f"not {json_shown(after)}", 400)
         if after != self.game_id:
             # Maybe by this very screen: a tap whose answer the Wi-Fi lost, tapped again.
+            # The history page's Continue is not a start: said so there.
             raise TableError(f"game {self.game_id} was started just now, on this screen or "
-                             "another: look at it before starting another", 409)
+                             "another: look at it before starting another", 409,
+                             plain=f"game {self.game_id} was started or continued just now, "
+                                   "on this screen or another: look at it on the control "
+                                   "page before continuing this one" if continuing else None)
 
     def _start_game(self, family: Any, players: Any, options: Any) -> None:
         game = _new_game(family, seat_names(players), options)
@@ -797,8 +801,10 @@ class Table:
             # Said before a stale ``after``: a Continue whose answer the Wi-Fi lost, tapped
             # again, was told another screen had started a game, when its own tap had.
             if game_id == self.game_id:
-                raise TableError(f"game {game_id} is the game being played")
-            self._check_after(after)
+                raise TableError(f"game {game_id} is the game being played",
+                                 plain="this game is being played already: the control page "
+                                       "shows it")
+            self._check_after(after, continuing=True)
             row = self.store.game(game_id)
             if row is None:
                 raise TableError(f"game: there is no game {json_shown(game_id)}", 404)

@@ -256,3 +256,38 @@ def test_the_examples_in_the_refusals_docstrings_hold() -> None:
 
     result = doctest.testmod(refusals)
     assert result.attempted and not result.failed
+
+
+def two_games_left_unfinished(api: Any) -> tuple[int, int]:
+    """Game 1 left unfinished when game 2 was started; returns their ids."""
+    first = api.start()["table"]["game_id"]
+    second = api.start()["table"]["game_id"]
+    return first, second
+
+
+def test_continue_on_a_history_page_gone_by_is_said_as_a_continue(api: Any) -> None:
+    first, second = two_games_left_unfinished(api)
+    api.post("continue", {"game": first})             # on another tablet
+    out = refused(api, "continue", {"game": second, "after": second}, 409)
+    assert shown_words(out) == (f"game {first} was started or continued just now, on this "
+                                "screen or another: look at it on the control page before "
+                                "continuing this one")
+    out = refused(api, "continue", {"game": first, "after": second}, 409)
+    assert shown_words(out) == "this game is being played already: the control page shows it"
+
+
+@pytest.mark.browser
+def test_the_history_page_shows_the_refusal_in_the_familys_words(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        first = server.table.game_id
+        server.table.new_game("ten_thousand", ["Aino", "Bertil"])
+        history = browser.new_page(viewport={"width": 1024, "height": 768})
+        history.goto(server.url + "/history")
+        server.table.continue_game(first)              # on another tablet, meanwhile
+        history.click(f"[data-continue='{first}']")
+        history.wait_for_selector("#continueerror:not([hidden])")
+        assert history.inner_text("#continueerror") == ("this game is being played already: "
+                                                        "the control page shows it")
+        history.close()
