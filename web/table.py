@@ -1227,7 +1227,10 @@ class Table:
             # An undo or a correction moved the turn while the throw waited: its dice are
             # the thrower's, never the next player's.
             raise TableError(f"reading {reading_id} is {held.player}'s throw, but it is "
-                             f"{nxt['player']}'s throw now: enter it by hand or throw again")
+                             f"{nxt['player']}'s throw now: enter it by hand or throw again",
+                             plain=f"this throw was {held.player}'s, but it is "
+                                   f"{nxt['player']}'s throw now: enter it by hand or throw "
+                                   "again")
         if len(dice) != nxt.get("dice"):
             raise TableError(f"{counted_dice(len(dice))} read, {nxt.get('dice')} expected: "
                              "enter the throw by hand or throw again")

@@ -175,6 +175,17 @@ def draw_thrown(api: Any) -> None:
     api.post("draw/throw", {"value": 3})
 
 
+def turn_moved_while_a_throw_waited(api: Any) -> int:
+    """Bertil's throw waits to be checked; Undo takes back Aino's before it, so it is Aino's
+    turn again. Returns the waiting reading's id."""
+    api.start()
+    api.table.handle_reading(reading(1, 1))
+    api.table.handle_reading(reading(5, 6, flagged=[1]))
+    waiting: int = api.state()["reading"]["id"]
+    api.post("undo")
+    return waiting
+
+
 # A tap on a screen that shows the table as it was a moment ago: the setup, the tap as
 # the page sends it, and the words shown.
 ON_A_SCREEN_GONE_BY = [
@@ -193,6 +204,8 @@ ON_A_SCREEN_GONE_BY = [
                                            "seen": [3, 4]},
      "this throw was taken back by an undo and no longer counts: there is nothing to "
      "correct; throw again"),
+    (turn_moved_while_a_throw_waited, "confirm", lambda rid: {"reading": rid, "seen": [5, 6]},
+     "this throw was Bertil's, but it is Aino's throw now: enter it by hand or throw again"),
     (draw_thrown, "draw/throw", lambda _: {"value": 5, "player": "Aino"},
      "it is Bertil's throw in the draw now: look again and tap once more"),
     (draw_thrown, "draw/take-back", lambda _: {"throws": 0},
@@ -201,8 +214,8 @@ ON_A_SCREEN_GONE_BY = [
 
 
 @pytest.mark.parametrize("setup,path,tap,words", ON_A_SCREEN_GONE_BY,
-                         ids=["undo", "die", "confirm", "not a die", "undone", "draw throw",
-                              "draw take back"])
+                         ids=["undo", "die", "confirm", "not a die", "undone", "turn moved",
+                              "draw throw", "draw take back"])
 def test_a_tap_on_a_screen_gone_by_is_said_without_the_apis_numbers(
         api: Any, setup: Callable[[Any], Any], path: str,
         tap: Callable[[Any], dict[str, Any]], words: str) -> None:
