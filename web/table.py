@@ -1042,7 +1042,8 @@ class Table:
                 # game log's ("action 0 (join by ): a name is 1 to 40 characters").
                 if not player:
                     raise TableError("player: the name is empty; type the new player's name "
-                                     "(1 to 40 characters)", 400)
+                                     "(1 to 40 characters)", 400,
+                                     plain="type the new player's name, then tap Join")
             self._commit({"type": "join", "player": player})
 
     def leave(self, player: Any) -> None:

@@ -86,6 +86,12 @@ def test_a_name_already_playing_is_said_with_what_to_do(api: Any) -> None:
     assert out["error"] == "action 0 (join by Aino): Aino is already in the game"
 
 
+def test_join_tapped_with_no_name_says_what_to_do(api: Any) -> None:
+    api.start()
+    out = refused(api, "join", {"player": ""}, 400)
+    assert shown_words(out) == "type the new player's name, then tap Join"
+
+
 def test_a_name_that_looks_like_one_playing_is_said_by_the_names(api: Any) -> None:
     api.start()
     out = refused(api, "join", {"player": " BERTIL"}, 400)
