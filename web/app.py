@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 import scorer
 from scorer.errors import json_shown
 from web.families import family_table, titles
+from web.refusals import plain_refusal
 from vision.json_text import loads_strictly
 from web.store import StoreError
 from web.table import Shown, Table, TableError
@@ -103,16 +104,18 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
 
     # -- errors ----------------------------------------------------------------------------
 
-    def error(message: str, status: int) -> tuple[Response, int]:
-        return jsonify({"error": message}), status
+    def error(message: str, status: int, plain: str | None = None) -> tuple[Response, int]:
+        # ``plain``: the refusal as the control page says it to the family, where the
+        # message is for the API's users and game files (web.refusals).
+        return jsonify({"error": message} | ({"plain": plain} if plain else {})), status
 
     @app.errorhandler(TableError)
     def _table_error(exc: TableError) -> tuple[Response, int]:
-        return error(str(exc), exc.status)
+        return error(str(exc), exc.status, exc.plain)
 
     @app.errorhandler(scorer.IllegalAction)
     def _illegal(exc: scorer.IllegalAction) -> tuple[Response, int]:
-        return error(str(exc), 409)
+        return error(str(exc), 409, plain_refusal(exc))
 
     @app.errorhandler(StoreError)
     def _store_error(exc: StoreError) -> tuple[Response, int]:

@@ -25,12 +25,13 @@ import cv2
 
 import scorer
 from calibration import die_size
-from scorer.errors import json_shown
+from scorer.errors import GameFileError, json_shown
 from scorer.words import counted_dice
 from scorer.starter import BadDrawPlayers, DrawError, NotADieFace, StarterDraw
 from vision.reader import REASON_PICTURE
 from web.calibrating import TrayNotEmpty
 from web.publisher import Publisher
+from web.refusals import plain_seating, shown_name
 from web.store import Store, StoreError
 from web.throw_frames import ThrowFrames
 
@@ -126,18 +127,26 @@ def joining_name(seated: Any, player: str) -> str:
     name = player.strip()
     odd = next((c for c in name if unicodedata.category(c) in _BREAKING or c in _TURNING), None)
     if odd is not None:
+        seen = "".join(c for c in name if c != odd)
         raise TableError(f"players: {name!r} holds the control character U+{ord(odd):04X}; "
-                         "type the name without it", 400)
+                         "type the name without it", 400,
+                         plain=f"the name {shown_name(seen)} holds a hidden character (a tab, "
+                               "a line break, a mark that turns the text): type it again")
     if name and all(unicodedata.category(c) == "Cf" for c in name):
         # Format characters alone (a zero-width space, a soft hyphen) are no spaces to
         # strip, and the scoreboard showed the player with a blank name.
         raise TableError(f"players: {name!r} has nothing to show: its characters are all "
-                         "invisible", 400)
+                         "invisible", 400,
+                         plain="a name of invisible characters alone shows as nothing: "
+                               "type one with letters")
     for other in seated:
         if other != name and _looks(other.strip()) == _looks(name):
             raise TableError(f"players: {other!r} and {name!r} differ only in case, "
                              "spaces or how an accent is encoded; give them names the "
-                             "scoreboard can tell apart", 400)
+                             "scoreboard can tell apart", 400,
+                             plain=f"{shown_name(other.strip())} and {shown_name(name)} look "
+                                   "the same on the scoreboard: give them names that differ "
+                                   "by more than capitals, spaces or accents")
     return name
 
 
@@ -151,15 +160,20 @@ def _looks(name: str) -> str:
     return unicodedata.normalize("NFC", unicodedata.normalize("NFC", name).casefold())
 
 
+# A tap on a throw that another screen (or the camera) has scored or dropped meanwhile.
+NOT_WAITING = "this throw is not waiting to be checked any more"
+
 # How the camera line begins when a frame could not be read (cleared once one is).
 READING_FAILED = "reading failed: "
 
 class TableError(ValueError):
-    """A request the table refuses; ``status`` is the HTTP status to answer with."""
+    """A request the table refuses; ``status`` is the HTTP status to answer with, ``plain``
+    the refusal in the family's words when the message is for the API's users."""
 
-    def __init__(self, message: str, status: int = 409) -> None:
+    def __init__(self, message: str, status: int = 409, plain: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.plain = plain
 
 
 def _check_dice_shape(dice: Any) -> None:
@@ -205,10 +219,31 @@ def _drawn(step: Callable[[], _Drawn]) -> _Drawn:
     shows, players who cannot draw) or a conflict with where the draw stands."""
     try:
         return step()
-    except (NotADieFace, BadDrawPlayers) as exc:
+    except BadDrawPlayers as exc:
+        raise TableError(str(exc), 400, plain="each throwing one die needs two players or "
+                         "more: type another name, or let the first listed start") from None
+    except NotADieFace as exc:
         raise TableError(str(exc), 400) from None
     except DrawError as exc:
         raise TableError(str(exc), 409) from None
+
+
+def _new_game(family: Any, players: Any, options: Any) -> scorer.Game:
+    """``scorer.new_game``; its refusal of the names typed on the start form said for the
+    family too ("players[0]: a name is 1 to 40 characters, not '...'" is the game file's)."""
+    try:
+        return scorer.new_game(family, players, options)
+    except GameFileError as exc:
+        raise TableError(str(exc), 400, plain=_seating_words(family, players)) from None
+
+
+def _seating_words(family: Any, players: Any) -> str | None:
+    """What is wrong with the names typed for a game of ``family``, in the family's words
+    (None: nothing, or no family to judge them by)."""
+    if family not in scorer.FAMILIES:
+        return None
+    rules = scorer.rules_for(family)
+    return plain_seating(rules.title, rules.min_players, rules.max_players, players)
 
 
 def tray_problems(dice: list[dict[str, Any]], expected: int) -> list[str]:
@@ -717,7 +752,7 @@ class Table:
                  if a.get("type") == "leader" and a.get("player") in game.seated()]
         return drawn[-1] if drawn else self.lot.choice(game.seated())
 
-    def _check_after(self, after: Any) -> None:
+    def _check_after(self, after: Any, continuing: bool = False) -> None:
         """Refuse a start (or a continue) tapped on a screen that showed game ``after``
         (``None``: none; ``...``: not said) when another screen has changed the game being
         played since: one "Start" tapped on two tablets starts one game, not two."""
@@ -728,11 +763,15 @@ class Table:
                              f"not {json_shown(after)}", 400)
         if after != self.game_id:
             # Maybe by this very screen: a tap whose answer the Wi-Fi lost, tapped again.
+            # The history page's Continue is not a start: said so there.
             raise TableError(f"game {self.game_id} was started just now, on this screen or "
-                             "another: look at it before starting another", 409)
+                             "another: look at it before starting another", 409,
+                             plain=f"game {self.game_id} was started or continued just now, "
+                                   "on this screen or another: look at it on the control "
+                                   "page before continuing this one" if continuing else None)
 
     def _start_game(self, family: Any, players: Any, options: Any) -> None:
-        game = scorer.new_game(family, seat_names(players), options)
+        game = _new_game(family, seat_names(players), options)
         file = game.to_file()
         game_id, revision = self.store.create_game(file["family"], file["options"], file["players"])
         self._draw = None       # a drawn game begun: its draw is over
@@ -762,8 +801,10 @@ class Table:
             # Said before a stale ``after``: a Continue whose answer the Wi-Fi lost, tapped
             # again, was told another screen had started a game, when its own tap had.
             if game_id == self.game_id:
-                raise TableError(f"game {game_id} is the game being played")
-            self._check_after(after)
+                raise TableError(f"game {game_id} is the game being played",
+                                 plain="this game is being played already: the control page "
+                                       "shows it")
+            self._check_after(after, continuing=True)
             row = self.store.game(game_id)
             if row is None:
                 raise TableError(f"game: there is no game {json_shown(game_id)}", 404)
@@ -800,7 +841,7 @@ class Table:
             if family not in DRAW_FAMILIES:
                 raise TableError(f"only Sum Chicago finds its starter by each throwing one die "
                                  f"(RULES.md §1), not {json_shown(family)}", 400)
-            players = scorer.new_game(family, seat_names(players), options).to_file()["players"]
+            players = _new_game(family, seat_names(players), options).to_file()["players"]
             draw = _drawn(lambda: StarterDraw(tuple(players)))
             self._set_draw(DrawAtTable(family, options, draw))
 
@@ -814,7 +855,9 @@ class Table:
             after = _drawn(lambda: current.draw.throw(value))
             if player is not None and player != thrower:
                 raise TableError(f"it is {thrower}'s throw in the draw, not "
-                                 f"{json_shown(player)}'s: look again and tap once more")
+                                 f"{json_shown(player)}'s: look again and tap once more",
+                                 plain=f"it is {thrower}'s throw in the draw now: look "
+                                       "again and tap once more")
             self._set_draw(replace(current, draw=after, note=None))
 
     def take_back_draw_throw(self, throws: Any = None) -> None:
@@ -999,7 +1042,8 @@ class Table:
                 # game log's ("action 0 (join by ): a name is 1 to 40 characters").
                 if not player:
                     raise TableError("player: the name is empty; type the new player's name "
-                                     "(1 to 40 characters)", 400)
+                                     "(1 to 40 characters)", 400,
+                                     plain="type the new player's name, then tap Join")
             self._commit({"type": "join", "player": player})
 
     def leave(self, player: Any) -> None:
@@ -1053,7 +1097,9 @@ class Table:
             if gone is not None:
                 why = "taken back by an undo" if gone == "undone" else "dropped after a correction"
                 raise TableError(f"reading {reading.id} is {gone}: its throw was {why} and no "
-                                 "longer counts, so there is nothing to correct; throw again")
+                                 "longer counts, so there is nothing to correct; throw again",
+                                 plain=f"this throw was {why} and no longer counts: there "
+                                       "is nothing to correct; throw again")
             scored = reading.status == "scored" and reading.action is not None
             if not scored and reading.status != "waiting":
                 raise TableError(f"reading {reading.id} is {reading.status}: "
@@ -1128,7 +1174,8 @@ class Table:
         reading = self._reading(reading_id)
         if reading.status != "waiting":
             raise TableError(f"reading {reading.id} is {reading.status}: only a waiting "
-                             f"reading can {to}; correct a die's value instead")
+                             f"reading can {to}; correct a die's value instead",
+                             plain=NOT_WAITING + ": tap a die to correct its value instead")
         return reading
 
     def confirm(self, reading_id: Any, seen: Any = None) -> None:
@@ -1138,7 +1185,8 @@ class Table:
         with self._lock:
             reading = self._reading(reading_id)
             if reading.status != "waiting":
-                raise TableError(f"reading {reading.id} is {reading.status}, not waiting")
+                raise TableError(f"reading {reading.id} is {reading.status}, not waiting",
+                                 plain=NOT_WAITING + ": look again")
             _check_seen(reading, seen)
             dice = [(_set_die(d, d["value"], "confirmed") if d.get("value") is not None else d)
                     for d in reading.dice]
@@ -1180,7 +1228,10 @@ class Table:
             # An undo or a correction moved the turn while the throw waited: its dice are
             # the thrower's, never the next player's.
             raise TableError(f"reading {reading_id} is {held.player}'s throw, but it is "
-                             f"{nxt['player']}'s throw now: enter it by hand or throw again")
+                             f"{nxt['player']}'s throw now: enter it by hand or throw again",
+                             plain=f"this throw was {held.player}'s, but it is "
+                                   f"{nxt['player']}'s throw now: enter it by hand or throw "
+                                   "again")
         if len(dice) != nxt.get("dice"):
             raise TableError(f"{counted_dice(len(dice))} read, {nxt.get('dice')} expected: "
                              "enter the throw by hand or throw again")
@@ -1828,7 +1879,10 @@ def _check_shown(game: scorer.Game, shown: Any, game_id: int | None) -> None:
         raise TableError(f"the game changed meanwhile, by the camera or on another screen "
                          f"({now} action{'' if now == 1 else 's'} now, {shown} on this "
                          "screen): nothing was done; look again and tap again if it is "
-                         "still wanted")
+                         "still wanted",
+                         plain="the game changed meanwhile, by the camera or on another "
+                               "screen: nothing was done; look again and tap again if it is "
+                               "still wanted")
 
 
 def _check_game_shown(game_id: int | None, shown: Any) -> None:
@@ -1856,26 +1910,31 @@ def _check_draw_shown(current: DrawAtTable, throws: Any) -> None:
     now = len(current.draw.throws)
     if throws != now:
         raise TableError(f"the draw changed on another screen ({now} throws now, "
-                         f"{throws} on this screen): look again and tap once more")
+                         f"{throws} on this screen): look again and tap once more",
+                         plain="the draw changed on another screen: look again and tap "
+                               "once more")
 
 
 def _check_seen(reading: Any, seen: Any) -> None:
     """Refuse a tap made on dice ``seen`` (their values as the tapping screen showed
     them; ``None``: not said) that are not ``reading``'s dice now."""
     _check_list_seen(f"dice of reading {reading.id}", [d.get("value") for d in reading.dice],
-                     seen)
+                     seen, "dice of this throw")
 
 
-def _check_list_seen(what: str, now: list[Any], seen: Any) -> None:
+def _check_list_seen(what: str, now: list[Any], seen: Any, plainly: str | None = None) -> None:
     """Refuse a tap on an item of a list the screen showed as ``seen`` (``None``: not
-    said) when the list is ``now`` another: another screen forgot or added one."""
+    said) when the list is ``now`` another: another screen forgot or added one.
+    ``plainly``: the list's name for the family (``what`` is the API's)."""
     if seen is None:
         return
     if not isinstance(seen, list):
         raise TableError(f"'seen' is the list of {what} as shown, not {json_shown(seen)}", 400)
     if seen != now:
         raise TableError(f"the {what} changed on another screen (shown {seen}, now {now}): "
-                         "look again and tap once more")
+                         "look again and tap once more",
+                         plain=f"the {plainly or what} changed on another screen: look "
+                               "again and tap once more")
 
 
 def _check_value(value: Any) -> None:

@@ -81,7 +81,8 @@ async function post(path, body, errBox) {
     let data = null;
     try { data = await res.json(); } catch (err) { data = null; }
     if (!res.ok) {
-      showError(box, (data && data.error) || `error ${res.status}`);
+      // `plain`: the refusal in the family's words, where `error` is the API's.
+      showError(box, (data && (data.plain || data.error)) || `error ${res.status}`);
       return null;
     }
     box.textContent = "";
