@@ -338,14 +338,7 @@ class Calibrator:
         whether anything changed.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes."""
-        from vision.known_dice import relabelled
-
-        known = self.calibration.known_dice if self.calibration is not None else ()
-        new = relabelled(known, _values_by_die(throw, values))
-        if new is known:
-            return False
-        self._change(known_dice=new)
-        return True
+        return self._relabel("known_dice", throw, values)
 
     def forget_known_dice(self, index: int | None = None) -> None:
         """Forget the remembered die at ``index`` (remembered with a wrong value), or every
@@ -437,13 +430,19 @@ class Calibrator:
         named wrongly), and the file is saved. Returns whether anything changed.
 
         Raises ``OSError`` when the file cannot be written; then nothing changes."""
+        return self._relabel("picture_faces", throw, values)
+
+    def _relabel(self, field: str, throw: str, values: Sequence[Any]) -> bool:
+        """The calibration's ``field`` (remembered dice or taught pictures, each naming
+        the die it came from) with the dice of ``throw`` given ``values``, saved."""
         from vision.known_dice import relabelled
 
-        taught = self.calibration.picture_faces if self.calibration is not None else ()
-        new = relabelled(taught, _values_by_die(throw, values))
-        if new is taught:
+        kept = getattr(self.calibration, field) if self.calibration is not None else ()
+        new = relabelled(kept, _values_by_die(throw, values))
+        if new is kept:
             return False
-        self._change(picture_faces=new)
+        changed: dict[str, Any] = {field: new}
+        self._change(**changed)
         return True
 
     def _change(self, image_size: tuple[int, int] | None = None, *,
