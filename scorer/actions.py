@@ -27,6 +27,10 @@ def parse_dice(value: Any, what: str = "dice") -> tuple[int, ...]:
     return tuple(value)
 
 
+LONGEST_NAME = 40
+"""The most characters a player's name may have (a scoreboard column must hold it)."""
+
+
 def is_name(value: Any) -> TypeGuard[str]:
     """Whether ``value`` can be a player's name: a string of 1 to 40 characters, not only
     spaces, and text (JSON can escape a lone surrogate, which no file or page can carry).
@@ -34,7 +38,7 @@ def is_name(value: Any) -> TypeGuard[str]:
     >>> is_name("Aino"), is_name("  "), is_name("A\\ud800")
     (True, False, False)
     """
-    if not isinstance(value, str) or not 1 <= len(value) <= 40 or not value.strip():
+    if not isinstance(value, str) or not 1 <= len(value) <= LONGEST_NAME or not value.strip():
         return False
     try:
         value.encode("utf-8")

@@ -11,9 +11,9 @@ import re
 from collections import Counter
 from typing import Any, Callable
 
+from scorer.actions import LONGEST_NAME
 from scorer.errors import IllegalAction
-# The longest name the rules take (scorer.actions.is_name).
-LONGEST_NAME = 40
+
 # A name longer than this is shown cut short in a message (the box it is typed in is wider).
 SHOWN_NAME = 20
 
