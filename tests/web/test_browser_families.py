@@ -340,6 +340,28 @@ def test_chicago_from_any_score_offers_the_call_to_a_player_below_zero(screens: 
     s.board_shows("Bertil calls Chicago")
 
 
+@pytest.mark.parametrize("family", ["ten_thousand", "pub_chicago", "card_chicago"])
+def test_a_game_nobody_can_leave_says_so_where_its_players_are(
+        screens: Any, family: str) -> None:
+    """10000's players had no Leave and nothing said why: a family with a child going to
+    bed looked for it."""
+    server, open_screens = screens
+    server.table.new_game(family, ["Aino", "Bertil", "Cecilia"])
+    s = open_screens()
+    s.control.wait_for_selector("#players :text('Aino')")
+    said = s.control.inner_text("#playersection")
+    assert "Nobody joins or leaves this game" in said and "start a new game" in said
+    assert s.control.locator("[data-leave]").count() == 0
+
+
+def test_sum_chicagos_players_can_leave_and_nothing_says_otherwise(screens: Any) -> None:
+    server, open_screens = screens
+    server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+    s = open_screens()
+    s.control.wait_for_selector("[data-leave='Aino']")
+    assert not s.control.is_visible("#playersfixed")
+
+
 def test_ten_thousand_says_before_the_tap_that_a_bank_below_the_opening_counts_nothing(
         browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data", camera=FakeCamera()) as server:

@@ -638,7 +638,11 @@ function renderPlayers(s) {
     `</span>`).join(" ");
   box.querySelectorAll("[data-leave]").forEach((el) => el.addEventListener("click",
     () => post("leave", { player: el.dataset.leave }, $("playererror"))));
-  $("joinrow").style.display = (g.next.actions || []).includes("join") ? "" : "none";
+  const canJoin = (g.next.actions || []).includes("join");
+  $("joinrow").style.display = canJoin ? "" : "none";
+  // Said, or a family whose player must go to bed looks for a Leave that is not there
+  // (RULES.md: only Sum Chicago's players join and leave mid-game).
+  $("playersfixed").style.display = g.family !== "sum_chicago" && !g.finished ? "" : "none";
 }
 
 // Actions the page has its own controls for; any other a family offers gets a button.
