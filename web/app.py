@@ -217,12 +217,15 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         before = request.args.get("before", type=int)
         older = [g for g in found if before is None or g["id"] < before]
         unfinished = [g for g in found if not g["finished"] and g["id"] != table.game_id]
+        # Named above the lists, whatever the search: a Continue tapped here leaves it.
+        playing = next((g for g in games if g["id"] == table.game_id and not g["finished"]),
+                       None)
         return render_template("history.html", games=older[:HISTORY_PAGE],
                                more=len(older) > HISTORY_PAGE, total=len(games),
                                found=len(found), wanted=wanted,
                                unfinished=unfinished[:UNFINISHED_FIRST] if before is None else [],
                                unfinished_more=len(unfinished) > UNFINISHED_FIRST,
-                               current=table.game_id, titles=names)
+                               current=table.game_id, playing=playing, titles=names)
 
     @app.get("/favicon.ico")
     def favicon() -> Response:

@@ -162,6 +162,7 @@ def test_the_history_page_continues_an_unfinished_game(browser: Any, tmp_path: P
         first = server.table.game_id
         server.table.new_game("sum_chicago", ["Cecilia"])
         page = browser.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())   # leave Cecilia's game: yes
         page.goto(server.url + "/history")
         # Listed first among those left unfinished, and again by its date below.
         assert page.locator("h2").first.inner_text() == "Left unfinished"
@@ -178,6 +179,37 @@ def test_the_history_page_continues_an_unfinished_game(browser: Any, tmp_path: P
         page.close()
 
 
+@pytest.mark.browser
+def test_the_history_page_names_the_game_being_played_and_asks_before_leaving_it(
+        browser: Any, tmp_path: Path) -> None:
+    """Continue tapped on the history page while another tablet plays a game moved the
+    table to the older game at once, unasked (found by a history audit)."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        first = server.table.game_id
+        server.table.new_game("ten_thousand", ["Cecilia", "Dora"])
+        playing = server.table.game_id
+        page = browser.new_page()
+        page.goto(server.url + "/history?q=Aino")
+        said = page.locator("#playing").inner_text()
+        assert said.startswith(f"Being played now: game {playing}, 10000 (Cecilia, Dora)"), said
+        asked: list[str] = []
+
+        def answer(dialog: Any, accept: bool) -> None:
+            asked.append(dialog.message)
+            dialog.accept() if accept else dialog.dismiss()
+
+        page.once("dialog", lambda dialog: answer(dialog, False))
+        page.locator(f"[data-continue='{first}']").first.click()
+        assert len(asked) == 1 and "10000 (Cecilia, Dora) is being played" in asked[0]
+        assert server.table.game_id == playing
+        page.once("dialog", lambda dialog: answer(dialog, True))
+        page.locator(f"[data-continue='{first}']").first.click()
+        page.wait_for_url(server.url + "/control")
+        assert server.table.game_id == first
+        page.close()
+
+
 def test_continue_tapped_offline_on_the_history_page_says_the_table_did_not_answer(
         browser: Any, tmp_path: Path) -> None:
     """Offline, Continue did nothing to be seen: no message, no new page."""
@@ -187,6 +219,7 @@ def test_continue_tapped_offline_on_the_history_page_says_the_table_did_not_answ
         server.table.new_game("sum_chicago", ["Cecilia"])
         context = browser.new_context()
         page = context.new_page()
+        page.on("dialog", lambda dialog: dialog.accept())   # leave Cecilia's game: yes
         page.goto(server.url + "/history")
         context.set_offline(True)
         page.locator(f"[data-continue='{first}']").first.click()

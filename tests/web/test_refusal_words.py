@@ -303,6 +303,7 @@ def test_the_history_page_shows_the_refusal_in_the_familys_words(
         first = server.table.game_id
         server.table.new_game("ten_thousand", ["Aino", "Bertil"])
         history = browser.new_page(viewport={"width": 1024, "height": 768})
+        history.on("dialog", lambda dialog: dialog.accept())   # leave the game played: yes
         history.goto(server.url + "/history")
         server.table.continue_game(first)              # on another tablet, meanwhile
         history.click(f"[data-continue='{first}']")

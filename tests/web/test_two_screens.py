@@ -152,6 +152,7 @@ def test_the_pages_send_what_they_showed_with_each_guarded_tap(browser: Any, tmp
 
         server.table.new_game("sum_chicago", ["Cy", "Dee"])
         played = server.table.game_id
+        page.once("dialog", lambda dialog: dialog.accept())   # leave Cy's game: yes
         page.goto(server.url + "/history")
         body = _posted(page, "continue", lambda: page.click(f"[data-continue='{first}']"))
         assert body == {"game": first, "after": played}
