@@ -11,6 +11,7 @@ import json
 import logging
 import sqlite3
 import threading
+import unicodedata
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, Iterator
 
@@ -468,15 +469,27 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
 
 def _history_match(game: dict[str, Any], titles: dict[str, str], wanted: str) -> bool:
     """Whether a history row answers a search: part of a player's name (one who joined
-    later too) or of the game's title, in any case (``wanted`` empty: every game).
+    later too) or of the game's title, in any case, with or without accents (``wanted``
+    empty: every game).
 
     >>> _history_match({"players": ["Aino", "Bertil"], "joined": ["Gran"],
     ...                 "family": "sum_chicago"}, {"sum_chicago": "Sum Chicago"}, "gran")
     True
     """
-    said = wanted.casefold()
+    said = _plain_letters(wanted)
     named = [*game["players"], *game.get("joined", []), titles.get(game["family"], game["family"])]
-    return not said or any(said in name.casefold() for name in named)
+    return not said or any(said in _plain_letters(name) for name in named)
+
+
+def _plain_letters(text: str) -> str:
+    """``text`` in small letters without their accents: a tablet's keyboard without "ë"
+    finds Zoë by "zoe" (and a name typed with a separate accent mark finds it too).
+
+    >>> _plain_letters("Zoë JÖRG Éloïse")
+    'zoe jorg eloise'
+    """
+    apart = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(c for c in apart if not unicodedata.combining(c))
 
 
 def _found(get: Callable[[], Any]) -> Any:

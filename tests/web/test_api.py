@@ -564,6 +564,17 @@ def test_the_history_lists_and_finds_a_player_who_joined_later(api: Any) -> None
     assert set(rows) == {"Aino, Bertil, Gran (joined)"} and "1 of 2 games" in page
 
 
+def test_the_history_finds_a_name_typed_without_its_accents(api: Any) -> None:
+    # A tablet's keyboard without "ë": "zoe" found no game of Zoë's (found by a history
+    # audit); a name typed with its accent as a mark of its own finds it too.
+    api.start(["Zoë", "Jörg"])
+    api.table.new_game("sum_chicago", ["Zola"])
+    for wanted in ("zoe", "JORG", "Zoe\u0308"):
+        page = api.client.get("/history", query_string={"q": wanted}).get_data(as_text=True)
+        rows = re.findall(r'<td class="players">([^<]*)</td>', page)
+        assert set(rows) == {"Zoë, Jörg"} and "1 of 2 games" in page, wanted
+
+
 def test_a_fault_in_the_rules_leaves_the_game_as_stored_and_play_goes_on(
         api: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """A throw the rules check but then fail to act on (a fault in the engine) was stored
