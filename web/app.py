@@ -251,7 +251,10 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         data = table.store.game_file(game_id)
         if data is None:
             abort(404, description=f"there is no game {game_id}")
-        resp = Response(json.dumps(data, indent=2) + "\n", mimetype="application/json")
+        # Names as they are spelt ("Björn", not "Bj\u00f6rn"): the file is for reading and
+        # mending by hand too.
+        text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        resp = Response(text, mimetype="application/json")
         resp.headers["Content-Disposition"] = f'attachment; filename="dicetray-game-{game_id}.json"'
         return resp
 

@@ -340,6 +340,18 @@ def test_history_page_and_export(api: Any) -> None:
     assert api.client.get("/api/games/99/file").status_code == 404
 
 
+def test_an_exported_game_file_spells_the_names_as_they_are(api: Any) -> None:
+    # The file showed "Bj\u00f6rn" to a family mending it in a text editor (found by a
+    # history audit); it still reads back as the same game.
+    api.start(["Åsa", "Björn"])
+    api.post("roll", {"dice": [1, 1]})
+    resp = api.client.get("/api/games/1/file")
+    text = resp.get_data(as_text=True)
+    assert '"Åsa",' in text and '"player": "Åsa"' in text and "\\u00" not in text
+    assert resp.get_json()["players"] == ["Åsa", "Björn"]
+    assert resp.mimetype == "application/json"
+
+
 def test_pages_render(api: Any) -> None:
     for path in ("/", "/control", "/history"):
         resp = api.client.get(path)
