@@ -210,6 +210,23 @@ def test_the_history_page_names_the_game_being_played_and_asks_before_leaving_it
         page.close()
 
 
+@pytest.mark.browser
+def test_the_history_says_the_day_of_the_week_a_game_was_started(
+        browser: Any, tmp_path: Path) -> None:
+    """A family looking for last Sunday's game had only "11/29/2026, 7:45:30 PM" to go by
+    (found by a history audit)."""
+    sunday_evening = 1796586300.0            # Sunday 2026-12-06, 19:45 UTC
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        with server.table.store._write() as db:
+            db.execute("UPDATE games SET created = ?", (sunday_evening,))
+        context = browser.new_context(locale="en-US", timezone_id="UTC")
+        page = context.new_page()
+        page.goto(server.url + "/history")
+        assert page.locator("td.when").inner_text() == "Sun, 12/6/2026, 7:45 PM"
+        context.close()
+
+
 def test_continue_tapped_offline_on_the_history_page_says_the_table_did_not_answer(
         browser: Any, tmp_path: Path) -> None:
     """Offline, Continue did nothing to be seen: no message, no new page."""
