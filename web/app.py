@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 import scorer
 from scorer.errors import json_shown
 from web.families import family_table, titles
+from web.history import Scores
 from web.refusals import plain_refusal
 from vision.json_text import loads_strictly
 from web.store import StoreError
@@ -93,6 +94,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     # every thread that ever drew text: drawn by whichever of the server's 24 threads
     # took the request, reading pictures held 180 MB more after a few hundred of them.
     painter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dicetray-pictures")
+    scores = Scores(table.store)     # the history's, a finished game's kept once found
 
     def drawn(make: Callable[[], Response]) -> Response:
         return painter.submit(make).result()
@@ -221,6 +223,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         # Named above the lists, whatever the search: a Continue tapped here leaves it.
         playing = next((g for g in games if g["id"] == table.game_id and not g["finished"]),
                        None)
+        for g in [*older[:HISTORY_PAGE], *unfinished[:UNFINISHED_FIRST]]:
+            g["scores"] = scores.of(g)
         return render_template("history.html", games=older[:HISTORY_PAGE],
                                more=len(older) > HISTORY_PAGE, total=len(games),
                                found=len(found), wanted=wanted,

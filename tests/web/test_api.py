@@ -1,7 +1,9 @@
 """The JSON API: games, camera readings scored or waiting, corrections, hand entry, undo."""
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -574,6 +576,28 @@ def test_the_history_lists_and_finds_a_player_who_joined_later(api: Any) -> None
     page = api.client.get("/history?q=gran").get_data(as_text=True)
     rows = re.findall(r'<td class="players">([^<]*)</td>', page)
     assert set(rows) == {"Aino, Bertil, Gran (joined)"} and "1 of 2 games" in page
+
+
+def test_the_history_shows_each_games_scores(api: Any) -> None:
+    # A family looking back at last Sunday saw who won but not the scores, which were in
+    # the exported file alone (found by a history audit).
+    api.table.new_game("sum_chicago", ["Aino", "Bertil"])
+    for _ in range(11):                       # Aino hits 2 in round 1, Bertil 3 in round 2
+        api.table.hand_roll([1, 1])
+        api.table.hand_roll([1, 2])
+    pub = json.loads((Path(__file__).parents[2] / "docs" / "pub_chicago.json").read_text())
+    api.table.new_game("pub_chicago", pub["players"], pub["options"])
+    for action in pub["actions"]:
+        api.table.act(action)
+    api.table.new_game("sum_chicago", ["Cecilia", "Dora"])   # left after one throw
+    api.table.hand_roll([1, 1])
+    api.table.new_game("ten_thousand", ["Erik"])
+    totals = re.findall(r'<span class="totals">([^<]*)</span><br>([^<]*)',
+                        api.client.get("/history").get_data(as_text=True))
+    assert totals == [("Cecilia 2, Dora 0", "not finished "),          # left unfinished
+                      ("Erik 0", "in progress"), ("Cecilia 2, Dora 0", "not finished "),
+                      ("Aino 1 lid, Bertil 0 lids, Cecilia 0 lids", "Aino lost"),
+                      ("Aino 2, Bertil 3", "Bertil won")]
 
 
 def test_the_history_finds_a_name_typed_without_its_accents(api: Any) -> None:
