@@ -618,6 +618,24 @@ def test_eight_players_names_on_the_sheet_wrap_rather_than_shrink_to_two_letters
         assert clipped == ["Maximilian-Alexander Öberg"]
 
 
+# Four players on a 16:9 TV: the long name left the others' columns too narrow for a
+# short name, shown broken as "Mamm / a". Each word stays whole on its line.
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_short_names_on_the_sheet_are_not_broken_mid_word(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    names = ["Mamma", "Pappa", "Ville-Valtteri Kääriäinen-Öhman", "Mummo"]
+    with _board(browser, tmp_path, "sum_chicago", names, {}, 4, size) as page:
+        lines = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.sheet thead .nm')]
+            .map((el) => {
+              const range = document.createRange();
+              range.selectNodeContents(el);
+              const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+              return [el.textContent, tops.size];
+            }))""")
+        assert {name: lines[name] for name in ("Mamma", "Pappa", "Mummo")} == \
+            {"Mamma": 1, "Pappa": 1, "Mummo": 1}, lines
+
+
 def test_card_chicago_for_more_players_than_it_is_made_for_says_so_on_the_control_page(
         screens: Any) -> None:
     server, open_screens = screens
