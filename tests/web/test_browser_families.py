@@ -417,8 +417,15 @@ def test_the_control_page_says_when_sum_chicago_is_in_its_tie_break(
         page = browser.new_page(viewport={"width": 820, "height": 1180})
         page.goto(server.url + "/control")
         page.wait_for_selector("#status b")
-        assert "tie-break" in page.inner_text("#status")
+        # Who is in the tie-break, said alike on the tablet and the TV, as a list is said.
+        assert page.inner_text("#status") == \
+            "Aino's throw (2 dice) · tie-break of Aino and Bertil: the highest sum wins"
         page.close()
+        board = browser.new_page(viewport={"width": 1280, "height": 720})
+        board.goto(server.url + "/")
+        board.wait_for_selector("#board .big")
+        assert "Aino and Bertil throw again; highest sum wins" in board.inner_text("#board")
+        board.close()
         # Decided by the tie-break: the TV says how, not only "Aino wins!" over two 5s.
         server.table.hand_roll([6, 6])
         server.table.hand_roll([1, 2])

@@ -172,7 +172,8 @@ function renderStatus(s) {
     if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s ${again}throw (${n.dice} ${n.dice === 1 ? "die" : "dice"})` : `<b>${esc(n.player)}</b> to play`;
     else html = g.family === "card_chicago" ? "The hands are entered next" : "Waiting";
     if (g.family === "sum_chicago" && g.target != null) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
-    else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break: the highest sum wins`;
+    // Who is in it, as the TV says: on the tablet only the thrower's name showed.
+    else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break of ${namesSaid(g.tie_break.players)}: the highest sum wins`;
     else if (g.family === "ten_thousand") html += tenThousandStage(g);
   }
   $("status").innerHTML = html;

@@ -91,7 +91,7 @@ function sumChicagoPanel(game, state) {
       `<div class="target">${game.target}</div>` +
       `<div class="chance">chance of a hit ${pct(game.chance)}</div>`;
   } else if (game.tie_break && !game.finished) {
-    left += `<div class="big">Tie-break</div><div class="chance">${game.tie_break.players.map(esc).join(", ")} throw again; highest sum wins</div>`;
+    left += `<div class="big">Tie-break</div><div class="chance">${namesSaid(game.tie_break.players)} throw again; highest sum wins</div>`;
     left += tieBreakSoFar(game.tie_break);
   }
   left += turnHTML(game, state) + (game.finished ? sumChicagoEnd(game) : "") +
