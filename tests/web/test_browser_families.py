@@ -437,6 +437,26 @@ def test_the_control_page_says_when_sum_chicago_is_in_its_tie_break(
         board.close()
 
 
+def test_a_sum_chicago_game_ended_with_no_single_winner_says_so_on_the_control_page(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        table = server.table
+        table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"], {"rounds": "low"})
+        for dice in ([1, 1], [1, 1], [6, 6]):          # Aino and Bertil score 2, Cecilia 0
+            table.hand_roll(dice)
+        for name in ("Aino", "Bertil"):                 # both go home, tied at the top
+            table.act({"type": "leave", "player": name})
+        for _ in range(5):
+            table.hand_roll([6, 6])
+        assert table.state()["game"]["finished"]
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#controlpage:not([inert])")
+        assert page.inner_text("#status") == \
+            "Game over, with no single winner. Start a new game below."
+        page.close()
+
+
 @pytest.mark.parametrize("family,options", [
     ("ten_thousand", {"opening": 0, "target": 5000}),
     ("pub_chicago", {"variant": "tschigg"}),

@@ -163,7 +163,10 @@ function renderStatus(s) {
   else if (g.finished) {
     // Pub Chicago finds a loser, the other families a winner.
     html = g.winner ? `<b>${esc(g.winner)}</b> wins. Start a new game below.`
-      : g.loser ? `<b>${esc(g.loser)}</b> loses. Start a new game below.` : "Game over.";
+      : g.loser ? `<b>${esc(g.loser)}</b> loses. Start a new game below.`
+      // Sum Chicago's top players tied and left (RULES.md §1): the tablet said only "Game
+      // over." with no next step, where the TV says why.
+      : "Game over, with no single winner. Start a new game below.";
   }
   else {
     const n = g.next || {};
