@@ -407,6 +407,16 @@ def test_ten_thousand_says_before_the_tap_that_a_bank_over_an_exact_target_is_lo
         page.close()
 
 
+def _control_status(browser: Any, server: LiveServer, size: tuple[int, int]) -> str:
+    """What the control page's status line says, on a screen of ``size``."""
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.goto(server.url + "/control")
+    page.wait_for_selector("#controlpage:not([inert])")
+    status: str = page.inner_text("#status")
+    page.close()
+    return status
+
+
 def test_the_control_page_says_when_sum_chicago_is_in_its_tie_break(
         browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data") as server:
@@ -414,13 +424,9 @@ def test_the_control_page_says_when_sum_chicago_is_in_its_tie_break(
         for target in range(2, 8):                     # both hit 5 and nothing else
             for _ in range(2):
                 server.table.hand_roll([2, 3] if target == 5 else [6, 6])
-        page = browser.new_page(viewport={"width": 820, "height": 1180})
-        page.goto(server.url + "/control")
-        page.wait_for_selector("#status b")
         # Who is in the tie-break, said alike on the tablet and the TV, as a list is said.
-        assert page.inner_text("#status") == \
+        assert _control_status(browser, server, (820, 1180)) == \
             "Aino's throw (2 dice) · tie-break of Aino and Bertil: the highest sum wins"
-        page.close()
         board = browser.new_page(viewport={"width": 1280, "height": 720})
         board.goto(server.url + "/")
         board.wait_for_selector("#board .big")
@@ -449,12 +455,8 @@ def test_a_sum_chicago_game_ended_with_no_single_winner_says_so_on_the_control_p
         for _ in range(5):
             table.hand_roll([6, 6])
         assert table.state()["game"]["finished"]
-        page = browser.new_page(viewport={"width": 390, "height": 844})
-        page.goto(server.url + "/control")
-        page.wait_for_selector("#controlpage:not([inert])")
-        assert page.inner_text("#status") == \
+        assert _control_status(browser, server, (390, 844)) == \
             "Game over, with no single winner. Start a new game below."
-        page.close()
 
 
 @pytest.mark.parametrize("family,options", [
