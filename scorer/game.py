@@ -12,7 +12,7 @@ import pickle
 from dataclasses import dataclass
 from typing import Any, Hashable, Mapping, Sequence
 
-from .actions import Action, is_name, parse_dice
+from .actions import LONGEST_NAME, Action, is_name, parse_dice
 from .errors import GameFileError, IllegalAction, Refusal, json_shown, with_article
 from .rules import Rules
 
@@ -113,7 +113,7 @@ def check_players(rules: Rules[Any], players: Any) -> tuple[str, ...]:
 def check_name(name: Any, where: str = "player") -> str:
     """A player's name: a string of 1 to 40 characters, not only spaces, that is text."""
     if not is_name(name):
-        raise GameFileError(f"{where}: a name is 1 to 40 characters, not {json_shown(name)}")
+        raise GameFileError(f"{where}: a name is 1 to {LONGEST_NAME} characters, not {json_shown(name)}")
     return name
 
 

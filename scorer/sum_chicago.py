@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Mapping, Sequence
 
-from .actions import Action, is_name
+from .actions import LONGEST_NAME, Action, is_name
 from .errors import Refusal, json_shown, with_article
 from .rules import OptionWords, Rules
 
@@ -167,7 +167,7 @@ class SumChicagoRules(Rules[SumChicagoState]):
     def _verify_join(self, state: SumChicagoState, action: Action) -> None:
         name = action.player
         if not is_name(name):
-            raise Refusal(f"a name is 1 to 40 characters, not {json_shown(name)}")
+            raise Refusal(f"a name is 1 to {LONGEST_NAME} characters, not {json_shown(name)}")
         if name in state.active:
             raise Refusal(f"{name} is already in the game")
         if name in state.seats:

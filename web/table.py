@@ -25,6 +25,7 @@ import cv2
 
 import scorer
 from calibration import die_size
+from scorer.actions import LONGEST_NAME
 from scorer.errors import GameFileError, json_shown
 from scorer.words import counted_dice
 from scorer.starter import BadDrawPlayers, DrawError, NotADieFace, StarterDraw
@@ -1042,7 +1043,7 @@ class Table:
                 # game log's ("action 0 (join by ): a name is 1 to 40 characters").
                 if not player:
                     raise TableError("player: the name is empty; type the new player's name "
-                                     "(1 to 40 characters)", 400,
+                                     f"(1 to {LONGEST_NAME} characters)", 400,
                                      plain="type the new player's name, then tap Join")
             self._commit({"type": "join", "player": player})
 

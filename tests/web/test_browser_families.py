@@ -407,6 +407,16 @@ def test_ten_thousand_says_before_the_tap_that_a_bank_over_an_exact_target_is_lo
         page.close()
 
 
+def _control_status(browser: Any, server: LiveServer, size: tuple[int, int]) -> str:
+    """What the control page's status line says, on a screen of ``size``."""
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page.goto(server.url + "/control")
+    page.wait_for_selector("#controlpage:not([inert])")
+    status: str = page.inner_text("#status")
+    page.close()
+    return status
+
+
 def test_the_control_page_says_when_sum_chicago_is_in_its_tie_break(
         browser: Any, tmp_path: Path) -> None:
     with LiveServer(tmp_path / "data") as server:
@@ -414,11 +424,14 @@ def test_the_control_page_says_when_sum_chicago_is_in_its_tie_break(
         for target in range(2, 8):                     # both hit 5 and nothing else
             for _ in range(2):
                 server.table.hand_roll([2, 3] if target == 5 else [6, 6])
-        page = browser.new_page(viewport={"width": 820, "height": 1180})
-        page.goto(server.url + "/control")
-        page.wait_for_selector("#status b")
-        assert "tie-break" in page.inner_text("#status")
-        page.close()
+        # Who is in the tie-break, said alike on the tablet and the TV, as a list is said.
+        assert _control_status(browser, server, (820, 1180)) == \
+            "Aino's throw (2 dice) · tie-break of Aino and Bertil: the highest sum wins"
+        board = browser.new_page(viewport={"width": 1280, "height": 720})
+        board.goto(server.url + "/")
+        board.wait_for_selector("#board .big")
+        assert "Aino and Bertil throw again; highest sum wins" in board.inner_text("#board")
+        board.close()
         # Decided by the tie-break: the TV says how, not only "Aino wins!" over two 5s.
         server.table.hand_roll([6, 6])
         server.table.hand_roll([1, 2])
@@ -428,6 +441,22 @@ def test_the_control_page_says_when_sum_chicago_is_in_its_tie_break(
         assert board.inner_text("#board .winner") == "Aino wins!"
         assert board.inner_text("#endnote") == "tied on 5: Aino, Bertil; tie-break Aino 12 · Bertil 3"
         board.close()
+
+
+def test_a_sum_chicago_game_ended_with_no_single_winner_says_so_on_the_control_page(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        table = server.table
+        table.new_game("sum_chicago", ["Aino", "Bertil", "Cecilia"], {"rounds": "low"})
+        for dice in ([1, 1], [1, 1], [6, 6]):          # Aino and Bertil score 2, Cecilia 0
+            table.hand_roll(dice)
+        for name in ("Aino", "Bertil"):                 # both go home, tied at the top
+            table.act({"type": "leave", "player": name})
+        for _ in range(5):
+            table.hand_roll([6, 6])
+        assert table.state()["game"]["finished"]
+        assert _control_status(browser, server, (390, 844)) == \
+            "Game over, with no single winner. Start a new game below."
 
 
 @pytest.mark.parametrize("family,options", [
@@ -616,6 +645,24 @@ def test_eight_players_names_on_the_sheet_wrap_rather_than_shrink_to_two_letters
             .map((el) => el.textContent)""")
         # Only a name longer than three lines of its column is cut short.
         assert clipped == ["Maximilian-Alexander Öberg"]
+
+
+# Four players on a 16:9 TV: the long name left the others' columns too narrow for a
+# short name, shown broken as "Mamm / a". Each word stays whole on its line.
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_short_names_on_the_sheet_are_not_broken_mid_word(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    names = ["Mamma", "Pappa", "Ville-Valtteri Kääriäinen-Öhman", "Mummo"]
+    with _board(browser, tmp_path, "sum_chicago", names, {}, 4, size) as page:
+        lines = page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('.sheet thead .nm')]
+            .map((el) => {
+              const range = document.createRange();
+              range.selectNodeContents(el);
+              const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+              return [el.textContent, tops.size];
+            }))""")
+        assert {name: lines[name] for name in ("Mamma", "Pappa", "Mummo")} == \
+            {"Mamma": 1, "Pappa": 1, "Mummo": 1}, lines
 
 
 def test_card_chicago_for_more_players_than_it_is_made_for_says_so_on_the_control_page(

@@ -163,7 +163,10 @@ function renderStatus(s) {
   else if (g.finished) {
     // Pub Chicago finds a loser, the other families a winner.
     html = g.winner ? `<b>${esc(g.winner)}</b> wins. Start a new game below.`
-      : g.loser ? `<b>${esc(g.loser)}</b> loses. Start a new game below.` : "Game over.";
+      : g.loser ? `<b>${esc(g.loser)}</b> loses. Start a new game below.`
+      // Sum Chicago's top players tied and left (RULES.md §1): the tablet said only "Game
+      // over." with no next step, where the TV says why.
+      : "Game over, with no single winner. Start a new game below.";
   }
   else {
     const n = g.next || {};
@@ -172,7 +175,8 @@ function renderStatus(s) {
     if (n.player) html = n.dice ? `<b>${esc(n.player)}</b>'s ${again}throw (${n.dice} ${n.dice === 1 ? "die" : "dice"})` : `<b>${esc(n.player)}</b> to play`;
     else html = g.family === "card_chicago" ? "The hands are entered next" : "Waiting";
     if (g.family === "sum_chicago" && g.target != null) html += ` · round ${g.round} of ${g.rounds}, target ${g.target}`;
-    else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break: the highest sum wins`;
+    // Who is in it, as the TV says: on the tablet only the thrower's name showed.
+    else if (g.family === "sum_chicago" && g.tie_break) html += ` · tie-break of ${namesSaid(g.tie_break.players)}: the highest sum wins`;
     else if (g.family === "ten_thousand") html += tenThousandStage(g);
   }
   $("status").innerHTML = html;

@@ -39,6 +39,12 @@ function pct(p) {
   return (v < 10 ? v.toFixed(1) : v.toFixed(0)) + "\u00a0%";
 }
 
+/** Names as said aloud, escaped: "Aino", "Aino and Bo", "Aino, Bo and Åsa". */
+function namesSaid(names) {
+  const shown = names.map(esc);
+  return shown.length > 1 ? `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}` : shown.join("");
+}
+
 /** "1 lid", "2 lids": a count with its word, one or many. */
 function plural(n, one, many) { return `${n} ${n === 1 ? one : many || one + "s"}`; }
 

@@ -3,13 +3,11 @@
 // control page from state.draw (scorer/starter.py: StarterDraw.to_json).
 "use strict";
 
-function drawNames(names) { return names.map(esc).join(" and "); }
-
 /** Where the draw stands, in a line: who starts, or who throws now (and in which throw-off). */
 function drawHeadline(draw) {
   if (draw.starter) return `<b>${esc(draw.starter)}</b> starts!`;
   const rounds = draw.rounds;
-  const off = rounds.length > 1 ? ` · throw-off: ${drawNames(rounds[rounds.length - 2].tied)} tied` : "";
+  const off = rounds.length > 1 ? ` · throw-off: ${namesSaid(rounds[rounds.length - 2].tied)} tied` : "";
   return `<b>${esc(draw.thrower)}</b>: throw one die${off}`;
 }
 

@@ -91,7 +91,7 @@ function sumChicagoPanel(game, state) {
       `<div class="target">${game.target}</div>` +
       `<div class="chance">chance of a hit ${pct(game.chance)}</div>`;
   } else if (game.tie_break && !game.finished) {
-    left += `<div class="big">Tie-break</div><div class="chance">${game.tie_break.players.map(esc).join(", ")} throw again; highest sum wins</div>`;
+    left += `<div class="big">Tie-break</div><div class="chance">${namesSaid(game.tie_break.players)} throw again; highest sum wins</div>`;
     left += tieBreakSoFar(game.tie_break);
   }
   left += turnHTML(game, state) + (game.finished ? sumChicagoEnd(game) : "") +
@@ -176,6 +176,7 @@ function fitBoard(board) {
   for (const el of board.querySelectorAll(":scope > * > *")) el.style.zoom = "";
   fitWinner(board);
   growPanel(board);
+  fitSheetNames(board);
   fitColumns(board);
 }
 window.addEventListener("resize", () => fitBoard(document.getElementById("board")));
@@ -189,6 +190,26 @@ function fitWinner(board) {
     const size = parseFloat(getComputedStyle(el).fontSize);
     el.style.fontSize = `${(size * el.clientWidth / el.scrollWidth * 0.98).toFixed(1)}px`;
   }
+}
+
+/** The sheet's names are not broken mid-word: four players on a 16:9 TV showed
+ *  "Mamm / a" over a column. The names are made smaller together until the words of
+ *  each fit its column, to no less than two thirds; a word too long even then (a long
+ *  name with no space) still breaks, and shrinks nobody's name for nothing. */
+function fitSheetNames(board) {
+  const names = [...board.querySelectorAll(".sheet:not(.many) thead .nm")];
+  const wordsFit = (el) => {
+    el.style.overflowWrap = "normal";       // a word too wide for the line then sticks out
+    const fits = el.scrollWidth <= el.clientWidth + 1;
+    el.style.overflowWrap = "";
+    return fits;
+  };
+  const sizeNames = (em) => names.forEach((el) => { el.style.fontSize = em ? `${em}em` : ""; });
+  const least = 0.65;
+  sizeNames(least);
+  const fitting = names.filter(wordsFit);
+  sizeNames(null);
+  for (let em = 0.95; em >= least && !fitting.every(wordsFit); em -= 0.05) sizeNames(em.toFixed(2));
 }
 
 /** A table of many players, made small enough for the longest names (rowScale), grows
