@@ -394,7 +394,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
             table.correct_die(data["reading"], need(data, "die"), need(data, "value"),
                               data.get("teach", False), data.get("seen"))
         elif "action" in data:
-            table.correct_action(data["action"], need(data, "dice"), shown(data))
+            table.correct_action(data["action"], need(data, "dice"), shown(data),
+                                 seen=data.get("seen"))
         else:
             raise BadRequest("a correction needs 'reading', 'die' and 'value' (or 'reading' "
                              "and 'remove' or 'add'), or 'action' and 'dice'")

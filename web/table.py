@@ -601,6 +601,7 @@ class Table:
             "game": game_state,
             "draw": self._draw.to_json() if self._draw is not None else None,
             "reading": self._reading_json(reading),
+            "hand_throw": None if waiting else self._hand_throw(),
             "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
                        "tray_note": getattr(self._calibrator, "tray_note", None),
@@ -636,6 +637,20 @@ class Table:
         out: dict[str, Any] = reading.to_json()
         out["status"] = self._taken_back(reading) or reading.status
         return out
+
+    def _hand_throw(self) -> dict[str, Any] | None:
+        """The latest throw that counts, when it was entered by hand (no reading is linked
+        to its roll): ``action``, its log index, ``player`` and ``dice`` as the game counts
+        them now. The tray shows it as it shows a camera's throw, so a die entered wrongly
+        is put right with a tap, as a misread one is (a ``correct`` of its roll)."""
+        if self.game is None or self.game_id is None:
+            return None
+        log, live = self.game.log, self.game.in_force()
+        rolls = [i for i in live if log[i].get("type") == "roll"]
+        if not rolls or self.store.reading_for_action(self.game_id, rolls[-1]) is not None:
+            return None
+        return {"action": rolls[-1], "player": log[rolls[-1]].get("player"),
+                "dice": _roll_dice(log, live, rolls[-1])}
 
     @property
     def _calibration(self) -> Any:
@@ -1052,9 +1067,11 @@ class Table:
         self._commit({"type": "leave", "player": player})
 
     def correct_action(self, index: Any, dice: Any, shown: Any = None,
-                       given: Mapping[str, Any] | None = None) -> None:
+                       given: Mapping[str, Any] | None = None, seen: Any = None) -> None:
         """Correct the dice of an earlier roll by its log index (``given``: the correction
-        as a game file's action, for its extra keys)."""
+        as a game file's action, for its extra keys). ``seen``, the roll's dice as the
+        tapping screen showed them: a tap on dice another screen changed meanwhile is
+        refused (a throw entered by hand is corrected this way, one die tapped)."""
         # A request of the wrong shape is the request's fault (400); which actions can be
         # corrected, and to what, is the rules' to say (409).
         if isinstance(index, bool) or not isinstance(index, int):
@@ -1062,7 +1079,12 @@ class Table:
                              f"not {json_shown(index)}", 400)
         _check_dice_shape(dice)
         with self._lock:
-            _check_shown(self._need_game(), shown, self.game_id)
+            game = self._need_game()
+            _check_shown(game, shown, self.game_id)
+            if 0 <= index < len(game.log) and game.log[index].get("type") == "roll":
+                _check_list_seen(f"dice of throw {index}",
+                                 _roll_dice(game.log, game.in_force(), index), seen,
+                                 "dice of this throw")
             assert self.game_id is not None
             linked = None
             if isinstance(index, int) and not isinstance(index, bool):

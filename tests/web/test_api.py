@@ -20,7 +20,7 @@ def test_no_game_yet(api: Any) -> None:
     s = api.state()
     assert s["game"] is None and s["reading"] is None
     assert s["draw"] is None
-    assert set(s) == {"revision", "game", "draw", "reading", "camera", "table"}
+    assert set(s) == {"revision", "game", "draw", "reading", "hand_throw", "camera", "table"}
 
 
 def test_start_game_and_hand_entry(api: Any) -> None:

@@ -4,7 +4,7 @@
 let state = null;
 let families = {};
 let picking = null;        // index of the die whose value picker is open, or "add"
-let pickingReading = null; // the id of the reading that die belongs to
+let pickingReading = null; // the throw that die belongs to (trayThrowKey)
 let handDice = [];         // the throw being entered by hand
 
 function $(id) { return document.getElementById(id); }
@@ -294,13 +294,37 @@ function dieSizeNote(size) {
     `in ${size.throws} of ${size.throws_needed} throws`;
 }
 
+/** Which throw the tray shows, so a picker open on another one is closed: the camera's
+ * reading by its id, a throw entered by hand by its place in the game's log. */
+function trayThrowKey(s) {
+  if (s.hand_throw) return `hand ${s.hand_throw.action}`;
+  return s.reading ? s.reading.id : null;
+}
+
+// The latest throw, entered by hand: shown as a camera's throw is, its dice tapped to
+// put one right (a family expects the same tap, however the throw came in).
+function renderHandThrow(s, ignored) {
+  const h = s.hand_throw;
+  $("reading").innerHTML = ignored + `<div class="muted">Entered by hand for ${esc(h.player)}: ` +
+    `scored · tap a die to correct it</div>` +
+    `<div class="dice">` + h.dice.map((v, i) =>
+      `<button type="button" class="diebutton" data-die="${i}">${dieSVG(v)}</button>`).join("") + `</div>`;
+  $("readingpicture").replaceChildren();
+  $("confirm").style.display = "none";
+  $("reading").querySelectorAll("[data-die]").forEach((el) => {
+    el.addEventListener("click", () => openPicker(Number(el.dataset.die), false));
+  });
+  if (typeof picking === "number" && picking >= h.dice.length) closePicker();
+}
+
 function renderReading(s) {
   const r = s.reading;
   const box = $("reading");
   // The camera saw dice when no throw was expected: said, but the throw shown stays.
   const ignored = s.table.ignored ? `<div class="muted" id="ignored">${esc(s.table.ignored)}</div>` : "";
   // A picker opened on a throw that another has replaced would correct the one gone.
-  if (picking !== null && (!r || r.id !== pickingReading)) closePicker();
+  if (picking !== null && trayThrowKey(s) !== pickingReading) closePicker();
+  if (s.hand_throw) return renderHandThrow(s, ignored);
   if (!r) {
     box.innerHTML = ignored + `<span class="muted">No reading yet.</span>`;
     $("readingpicture").replaceChildren();
@@ -357,11 +381,12 @@ function putWaitingThrowFirst(waiting) {
 // waiting reading can also be taken away ("not a die": a pen, a shadow).
 function openPicker(i, waiting) {
   picking = i == null ? "add" : i;
-  pickingReading = state.reading.id;
+  pickingReading = trayThrowKey(state);
+  const hand = state.hand_throw;
   const p = $("picker");
   // A logo the reader has not been taught: the value picked can be remembered, so the
   // next throws read that picture by themselves.
-  const teachable = i != null && (state.table.teachable || []).includes(i);
+  const teachable = !hand && i != null && (state.table.teachable || []).includes(i);
   const what = i == null ? "The missed die shows:" :
     teachable ? `Die ${i + 1} shows a picture; it stands for:` : `Die ${i + 1} shows:`;
   p.innerHTML = `<span class="muted">${what}</span>` + [1, 2, 3, 4, 5, 6].map((v) =>
@@ -372,18 +397,21 @@ function openPicker(i, waiting) {
   p.classList.add("open");
   p.setAttribute("aria-label", what);
   // The keyboard's focus goes to the die's value as read (Escape or Cancel gives it back).
-  const shown = i == null ? null : state.reading.dice[i].value;
-  (p.querySelector(`button[data-value="${shown}"]`) || p.querySelector("button[data-value]")).focus();
-  const id = state.reading.id;
   // The dice as shown when the picker opened: if another screen takes a die away
   // meanwhile, "die i" is another die, and the table refuses the tap instead.
-  const seen = state.reading.dice.map((d) => (d.value == null ? null : d.value));
+  const seen = hand ? [...hand.dice] : state.reading.dice.map((d) => (d.value == null ? null : d.value));
+  const shown = i == null ? null : seen[i];
+  (p.querySelector(`button[data-value="${shown}"]`) || p.querySelector("button[data-value]")).focus();
+  const id = hand ? null : state.reading.id;
+  // A throw entered by hand is corrected by its place in the log, in the game shown.
+  const handFix = hand ? { action: hand.action, seen, ...gameShown() } : null;
   // Buttons only: the die drawn inside each button carries data-value too.
   p.querySelectorAll("button[data-value]").forEach((el) => el.addEventListener("click", async () => {
     const value = Number(el.dataset.value);
     const teach = teachable && $("teach").checked;
     closePicker();
-    await post("correct", i == null ? { reading: id, add: value, seen } :
+    await post("correct", handFix ? { ...handFix, dice: seen.map((v, k) => (k === i ? value : v)) } :
+      i == null ? { reading: id, add: value, seen } :
       teach ? { reading: id, die: i, value, teach: true, seen } : { reading: id, die: i, value, seen },
       $("trayerror"));
   }));

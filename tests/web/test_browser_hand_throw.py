@@ -1,0 +1,52 @@
+"""On a tablet: a throw entered by hand is put right with a tap on its die, as a camera's
+throw is."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from web.fakes import reading
+from web.live import LiveServer
+
+
+pytestmark = pytest.mark.browser
+
+TABLET = {"width": 1024, "height": 768}
+
+
+def _tray_says(page: Any, words: str) -> str:
+    page.wait_for_function("(w) => document.querySelector('#reading').innerText.includes(w)",
+                           arg=words, timeout=10_000)
+    said: str = page.inner_text("#reading")
+    return said
+
+
+def test_a_die_of_a_throw_entered_by_hand_is_put_right_with_one_tap(
+        browser: Any, tmp_path: Path) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        context = browser.new_context(viewport=TABLET)
+        board, control = context.new_page(), context.new_page()
+        board.goto(server.url + "/")
+        control.goto(server.url + "/control")
+        control.wait_for_selector("#hand [data-hand='1']")
+        control.click("#hand [data-hand='1']")            # 1 + 2: a slip, it was 1 + 1
+        control.click("#handgo")
+        said = _tray_says(control, "Entered by hand for Aino")
+        assert "tap a die to correct it" in said
+        control.click("#reading [data-die='1'] svg")
+        assert control.inner_text("#picker").startswith("Die 2 shows")
+        assert not control.is_visible("#notadie")         # the throw is scored: values only
+        control.click("#picker [data-value='1'] svg")
+        control.wait_for_function("document.querySelector('#players').innerText.includes('Aino: 2')",
+                                  timeout=10_000)
+        assert control.eval_on_selector_all("#reading [data-die] svg",
+                                            "els => els.map((e) => e.dataset.value)") == ["1", "1"]
+        # The TV agrees: the throw as corrected, and its points.
+        board.wait_for_function("document.querySelector('#board').innerText.includes('2 points')",
+                                timeout=10_000)
+        assert "Aino threw 1 + 1 = 2" in board.inner_text("#board")
+        assert control.evaluate("document.querySelector('#trayerror').innerText") == ""
+        context.close()
