@@ -1,5 +1,5 @@
 """On a tablet: a throw entered by hand is put right with a tap on its die, as a camera's
-throw is."""
+throw is, and the tray says what became of a throw in the family's words."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -49,4 +49,30 @@ def test_a_die_of_a_throw_entered_by_hand_is_put_right_with_one_tap(
                                 timeout=10_000)
         assert "Aino threw 1 + 1 = 2" in board.inner_text("#board")
         assert control.evaluate("document.querySelector('#trayerror').innerText") == ""
+        context.close()
+
+
+@pytest.mark.parametrize("by_camera", [True, False])
+def test_a_missed_first_tupla_throw_is_said_missed_with_a_second_to_come(
+        browser: Any, tmp_path: Path, by_camera: bool) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"], {"throws": 2})
+        context = browser.new_context(viewport=TABLET)
+        board, control = context.new_page(), context.new_page()
+        board.goto(server.url + "/")
+        control.goto(server.url + "/control")
+        control.wait_for_selector("#handgo")
+        if by_camera:
+            server.table.handle_reading(reading(1, 2))    # 3: round 1 wants 2
+        else:
+            control.click("#hand [data-hand='1']")
+            control.click("#handgo")
+        said = _tray_says(control, "missed, second throw to come")
+        assert "scored" not in said
+        board.wait_for_function("document.querySelector('#board').innerText.includes('throws again')",
+                                timeout=10_000)
+        # The second throw, a hit, is scored as any throw is.
+        server.table.hand_roll([1, 1])
+        said = _tray_says(control, "Entered by hand for Aino: scored")
+        assert "missed" not in said
         context.close()

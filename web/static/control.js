@@ -294,6 +294,14 @@ function dieSizeNote(size) {
     `in ${size.throws} of ${size.throws_needed} throws`;
 }
 
+/** What became of a throw that counts, in the family's words: a missed first throw of
+ * Tupla-Chicago is not scored, its second throw is (RULES.md §1). */
+function throwStatus(s, status, action) {
+  const roll = s.game && s.game.last_roll;
+  if (status !== "scored" || !roll || roll.action !== action || roll.counted !== false) return status;
+  return secondThrowDue(s.game) ? "missed, second throw to come" : "missed";
+}
+
 /** Which throw the tray shows, so a picker open on another one is closed: the camera's
  * reading by its id, a throw entered by hand by its place in the game's log. */
 function trayThrowKey(s) {
@@ -306,7 +314,7 @@ function trayThrowKey(s) {
 function renderHandThrow(s, ignored) {
   const h = s.hand_throw;
   $("reading").innerHTML = ignored + `<div class="muted">Entered by hand for ${esc(h.player)}: ` +
-    `scored · tap a die to correct it</div>` +
+    `${esc(throwStatus(s, "scored", h.action))} · tap a die to correct it</div>` +
     `<div class="dice">` + h.dice.map((v, i) =>
       `<button type="button" class="diebutton" data-die="${i}">${dieSVG(v)}</button>`).join("") + `</div>`;
   $("readingpicture").replaceChildren();
@@ -346,7 +354,7 @@ function renderReading(s) {
   // It comes below Confirm: on a phone, Confirm under it was a screen below the dice.
   const frame = $("readingpicture");
   const picture = frame.querySelector("img.readingpic");
-  box.innerHTML = ignored + `<div class="muted">Reading ${r.id}${who}: ${esc(r.status)}` +
+  box.innerHTML = ignored + `<div class="muted">Reading ${r.id}${who}: ${esc(throwStatus(s, r.status, r.action))}` +
     (tappable ? " · tap a die to correct it" : gone) + `</div>` +
     `<div class="dice">` + r.dice.map((d, i) =>
       `<button type="button" class="diebutton" data-die="${i}" title="${esc(d.reason || "")}">${dieSVG(d.value, d)}</button>`).join("") +

@@ -133,6 +133,13 @@ function followState(onState, onStatus) {
   connect();
 }
 
+/** Whether Sum Chicago's latest throw was a Tupla-Chicago miss whose second throw is
+ * still to come (RULES.md §1): not once its player left, or a correction ended the turn. */
+function secondThrowDue(game) {
+  const roll = game.last_roll, next = game.next || {};
+  return Boolean(roll && roll.counted === false && next.throw === 2 && next.player === roll.player);
+}
+
 /** The dice of the latest throw, wherever the family's state keeps them. */
 function latestDice(state) {
   const g = state.game || {};
