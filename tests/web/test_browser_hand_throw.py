@@ -76,3 +76,22 @@ def test_a_missed_first_tupla_throw_is_said_missed_with_a_second_to_come(
         said = _tray_says(control, "Entered by hand for Aino: scored")
         assert "missed" not in said
         context.close()
+
+
+def test_a_missed_first_tupla_throw_of_a_player_who_left_is_said_missed_with_none_to_come(
+        browser: Any, tmp_path: Path) -> None:
+    """Aino misses her first throw and leaves before the second: the round scores 0
+    (RULES.md's decision), and neither screen says she throws again."""
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"], {"throws": 2})
+        server.table.handle_reading(reading(1, 2))
+        server.table.leave("Aino")
+        context = browser.new_context(viewport=TABLET)
+        board, control = context.new_page(), context.new_page()
+        board.goto(server.url + "/")
+        control.goto(server.url + "/control")
+        said = _tray_says(control, "Aino: missed")
+        assert "second throw" not in said and "scored" not in said
+        board.wait_for_selector("#board .rollnote")
+        assert board.inner_text("#board .rollnote") == "Aino threw 1 + 2 = 3 → 0"
+        context.close()

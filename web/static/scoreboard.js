@@ -19,7 +19,7 @@ function lastRollHTML(game, reading) {
   if (roll && roll.sum != null) note += ` = ${roll.sum}`;
   if (roll && roll.target != null) {
     note += roll.points ? ` <span class="hit">→ ${roll.points} points!</span>`
-      : roll.counted ? " → 0" : " → throws again";
+      : secondThrowDue(game) ? " → throws again" : " → 0";
   }
   return `<div class="roll">${dice.map((v) => dieSVG(v)).join("")}</div><div class="rollnote">${note}</div>`;
 }
