@@ -639,6 +639,7 @@ def test_tschigg_sand_the_last_who_made_it_may_keep_the_lid():
     assert scores(game) == {"A": 2, "B": 3, "C": 0}      # C's last lid went to B: C has won
     assert state["sand_lid"] == {"giver": "C", "taker": "B"}
     assert "sand_lid" in family_actions(game) and state["round"]["order"] == ["B", "A"]
+    play(game, "B done")    # B's turn had ended by itself: the done changes nothing
     play(game, "C keeps lid")
     state = game.state()
     assert scores(game) == {"A": 2, "B": 2, "C": 1} and state["sand_lid"] is None
@@ -740,6 +741,8 @@ def test_a_kept_sand_lid_replays_the_same_from_its_file():
     (["Aino 1 2 3", "Aino keeps 1"], "Aino keeps 1", "1 is not among"),
     (["Aino 1 2 3", "Aino keeps 1"], "Aino 4 4 4", "takes 2 dice \\(1 set aside\\), not 3"),
     (["Aino 1 2 3", "Aino keeps 1 2 3"], "Aino 4", "all three dice are set aside"),
+    (["Aino 1 2 3", "Aino 2 3 4", "Aino 3 4 5"], "Aino 4 5 6",
+     "Aino's throwing is over: the announcement is due"),   # "up to three times"
     (["Aino 1 2 3", "Aino announces 1 6 high"], "Bertil 1 2 3", None),   # legal, control
     (["Aino 1 2 3", "Aino announces 1 6 high", "Bertil 1 2 3"], "Bertil 4 5 6",
      "it is Cecilia's turn"),   # a throw beyond the cap
