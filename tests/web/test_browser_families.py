@@ -940,6 +940,7 @@ def test_tschiggs_sand_lid_is_offered_to_keep_even_when_giving_it_ended_the_game
     s.board_shows("Aino may still keep the lid instead of giving it to Bertil")
     s.control.wait_for_selector("#other [data-sandlid='keep']")
     assert "Sand: Aino may give Bertil a lid, or keep it" in s.control.inner_text("#other")
+    assert s.control.inner_text("#status") == "Bertil loses, unless Aino keeps the lid (below)."
     assert s.control.inner_text("#other [data-sandlid='give']") == "Aino gives Bertil the lid"
     s.control.click("#other [data-sandlid='keep']")
     s.board_shows("Aino keeps the lid: none goes to Bertil")
