@@ -18,16 +18,17 @@ Tschigg): ``scorer.pub_chicago_match``. Values and ranking: ``scorer.pub_chicago
 """
 from __future__ import annotations
 
+import copy
 import random
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
 from .actions import Action
-from .errors import Refusal, with_article
+from .errors import Refusal, json_shown, with_article
 from .pub_chicago_dice import (DEFAULT_ANNOUNCEMENT, Announcement, Result, best_and_worst,
                                is_chicago, is_sand, parse_announcement, sand_outcome, value)
 from .pub_chicago_help import help_lines
-from .pub_chicago_match import Match, chicago_out, new_match, ring, settle
+from .pub_chicago_match import Match, chicago_out, new_match, ring, sand_giving, settle
 from .rules import OptionWords, Rules
 from .words import counted_dice
 
@@ -114,6 +115,22 @@ class ThrowRound:
 
 
 @dataclass
+class SandLid:
+    """Tschigg: the lid the last who made Sand gave the last who missed it, as the throw
+    round was settled. The giver may keep it instead (RULES.md: "may give"), right after;
+    a game file without that choice gives the lid, as files written before it did.
+
+    ``before`` is the match as it stood before the round was settled and ``closed`` the
+    round itself, so that keeping the lid settles the round again without the gift.
+    """
+
+    giver: str
+    taker: str
+    before: Match
+    closed: ThrowRound
+
+
+@dataclass
 class PubChicagoState:
     """Where a game of Pub Chicago stands: the match, the throw round under way, and the
     player whose turn ended by itself with the latest action (their ``done`` is accepted).
@@ -130,6 +147,7 @@ class PubChicagoState:
     may_close: str | None = None
     rounds_played: int = 0
     last_round: dict[str, Any] | None = None
+    sand_lid: SandLid | None = None   # the Sand lid just given, which its giver may keep
 
     @property
     def finished(self) -> bool:
@@ -162,7 +180,8 @@ class PubChicagoRules(Rules[PubChicagoState]):
         "variant": OptionWords("variant", ("Basis (strokes)", "Bayrisch (lids)", "Tschigg (Swiss)")),
         "match_length": OptionWords("loser searches in a match", ("3", "1", "5", "10")),
     }
-    action_types = frozenset({"leader", "roll", "set_aside", "turn_sixes", "done", "announce"})
+    action_types = frozenset({"leader", "roll", "set_aside", "turn_sixes", "done", "announce",
+                              "sand_lid"})
     min_players = 2
     max_players = 40
 
@@ -192,6 +211,9 @@ class PubChicagoRules(Rules[PubChicagoState]):
             raise Refusal(f"{with_article(action.type)} names its 'player'")
         if action.type == "done" and state.may_close == action.player:
             return  # the turn already ended by itself: the done is accepted and changes nothing
+        if action.type == "sand_lid":
+            self._verify_sand_lid(state, action)   # the gift may have ended the game
+            return
         if state.finished:
             raise Refusal(f"the game is over: {state.match.loser} lost")
         if action.type == "leader":
@@ -206,6 +228,20 @@ class PubChicagoRules(Rules[PubChicagoState]):
     def _verify_leader(self, state: PubChicagoState) -> None:
         if state.started:
             raise Refusal("the first leader is drawn before the first throw")
+
+    def _verify_sand_lid(self, state: PubChicagoState, action: Action) -> None:
+        choice = state.sand_lid
+        if choice is None:
+            raise Refusal("a lid is given or kept only right after a Sand round of the "
+                          "reduce phase in which someone made Sand and someone missed it")
+        if action.player != choice.giver:
+            raise Refusal(f"{choice.giver} made Sand last: only {choice.giver} gives the lid "
+                          f"or keeps it, not {action.player}")
+        if "give" not in action.fields:
+            raise Refusal("a sand_lid needs 'give': true (give the lid) or false (keep it)")
+        give = action.fields["give"]
+        if not isinstance(give, bool):
+            raise Refusal(f"'give' must be true or false, not {json_shown(give)}")
 
     def _verify_turn(self, state: PubChicagoState, action: Action) -> Turn:
         rnd = state.round
@@ -276,8 +312,14 @@ class PubChicagoRules(Rules[PubChicagoState]):
         closing, state.may_close = state.may_close, None
         if action.type == "done" and closing == action.player:
             return
+        # The Sand lid stays given unless its giver keeps it with the very next action.
+        sand_lid, state.sand_lid = state.sand_lid, None
         player = action.player or ""
-        if action.type == "leader":
+        if action.type == "sand_lid":
+            assert sand_lid is not None   # verify saw it open
+            if action.fields["give"] is False:
+                self._keep_sand_lid(state, sand_lid)
+        elif action.type == "leader":
             state.round = _new_round(state, player, 1)
             state.drawn = True
         elif action.type == "roll":
@@ -354,14 +396,26 @@ class PubChicagoRules(Rules[PubChicagoState]):
         else:
             self._close_round(state)
 
-    def _close_round(self, state: PubChicagoState) -> None:
+    def _close_round(self, state: PubChicagoState, give_sand_lid: bool = True) -> None:
         rnd = state.round
         announcement = rnd.announcement or DEFAULT_ANNOUNCEMENT
-        leader, lines = settle(state.match, rnd.results, announcement, bool(rnd.chicago_out))
+        giving = sand_giving(state.match, rnd.results, announcement) if give_sand_lid else None
+        before = copy.deepcopy(state.match) if giving else None
+        leader, lines = settle(state.match, rnd.results, announcement, bool(rnd.chicago_out),
+                               give_sand_lid)
         state.rounds_played += 1
         state.last_round = _round_json(rnd, announcement) | {"outcome": rnd.events + lines}
         if leader is not None:
             state.round = _new_round(state, leader, rnd.number + 1)
+        if giving and before is not None:
+            state.sand_lid = SandLid(giving[0], giving[1], before, rnd)
+
+    def _keep_sand_lid(self, state: PubChicagoState, sand_lid: SandLid) -> None:
+        """The giver keeps the Sand lid: the round is settled again from before, without
+        the gift (which may have ended the game, or taken the giver out of it)."""
+        state.match, state.round = sand_lid.before, sand_lid.closed
+        state.rounds_played -= 1
+        self._close_round(state, give_sand_lid=False)
 
     def turn_key(self, state: PubChicagoState) -> Any:
         """A turn is one player's throws in one throw round of the game.
@@ -437,6 +491,9 @@ class PubChicagoRules(Rules[PubChicagoState]):
             # file may hold one), but the control page offers one draw only, and the
             # table's lot gives a draw taken back by Undo back the same (web.table).
             "leader_drawn": state.drawn,
+            # Tschigg: the Sand lid just given, which its giver may still keep.
+            "sand_lid": None if state.sand_lid is None else {
+                "giver": state.sand_lid.giver, "taker": state.sand_lid.taker},
         }
 
     def help(self, options: Mapping[str, Any]) -> list[str]:
@@ -512,7 +569,9 @@ def _search_json(match: Match) -> dict[str, Any] | None:
 
 def _next_json(state: PubChicagoState) -> dict[str, Any]:
     if state.finished:
-        return {"player": None, "actions": [], "dice": 0, "throw": None, "throws_left": 0}
+        # A Sand lid given away may have ended the game: its giver may still keep it.
+        return {"player": None, "actions": ["sand_lid"] if state.sand_lid else [], "dice": 0,
+                "throw": None, "throws_left": 0}
     rnd, turn = state.round, state.round.turn
     left = 0 if turn.over else rnd.limit(turn.player) - turn.throws
     dice = turn.to_throw() if left > 0 else 0
@@ -525,7 +584,8 @@ def _legal_types(state: PubChicagoState, turn: Turn, left: int, dice: int) -> li
     if turn.over:
         return ["announce"]
     if turn.throws == 0:
-        return ["leader", "roll"] if not state.started else ["roll"]
+        return ["leader", "roll"] if not state.started else \
+            ["roll"] + (["sand_lid"] if state.sand_lid else [])
     if turn.must_throw:
         return ["roll"]
     actions = ["roll"] if dice else []
@@ -548,13 +608,16 @@ def random_action(game: Any, rng: random.Random) -> dict[str, Any]:
     >>> g.apply(random_action(g, random.Random(1)))
     """
     state: PubChicagoState = game.raw_state
-    if state.finished:
+    if state.finished and state.sand_lid is None:
         raise ValueError("the game is over: no action is legal")
     if state.may_close is not None and rng.random() < 0.1:
         return {"type": "done", "player": state.may_close}  # the redundant done is accepted
+    if state.sand_lid is not None and (state.finished or rng.random() < 0.5):
+        return {"type": "sand_lid", "player": state.sand_lid.giver, "give": rng.random() < 0.5}
     nxt = _next_json(state)
     player: str = nxt["player"]
-    kinds = [k for k in nxt["actions"] if k != "leader" or rng.random() < 0.3]
+    kinds = [k for k in nxt["actions"]
+             if k != "sand_lid" and (k != "leader" or rng.random() < 0.3)]
     kind = "roll" if "roll" in kinds and rng.random() < 0.5 else rng.choice(kinds)
     if kind == "leader":
         return {"type": "leader", "player": rng.choice(list(state.match.seats))}

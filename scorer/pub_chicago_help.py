@@ -71,8 +71,8 @@ TSCHIGG = [
     "Sand: instead of the usual announcement the leader may announce Sand; a result with no "
     "one and no six makes Sand (decision: a Chicago counts as making it).",
     "Sand, phase 1: the last player whose result holds a one or a six takes the lid. Phase 2: "
-    "the last who made Sand gives one lid to the last who missed it (decision; the lid is "
-    "always given).",
+    "the last who made Sand may give one of their lids away (decision: to the last who "
+    "missed it); the lid goes unless they keep it before the next throw.",
     "Decision: in a Sand round no lid moves if nobody missed (phase 1) or nobody made it "
     "(phase 2); the last who missed it (else the last thrower) leads next.",
 ]

@@ -109,9 +109,10 @@ def ring(seats: Sequence[str], start: str, members: Sequence[str]) -> list[str]:
 
 
 def settle(match: Match, results: Sequence[Result], announcement: Announcement,
-           chicago_out: bool) -> tuple[str | None, list[str]]:
+           chicago_out: bool, give_sand_lid: bool = True) -> tuple[str | None, list[str]]:
     """Apply a finished throw round; returns the next leader (None when the game is
-    over) and what happened, one line each, for the scoreboard.
+    over) and what happened, one line each, for the scoreboard. ``give_sand_lid``: in
+    Tschigg's reduce phase, whether the last who made Sand gives the lid (``sand_giving``).
 
     >>> m = new_match(["A", "B"], {"variant": "basis", "match_length": 1})
     >>> rs = [Result("A", (2, 3, 4), False, 1), Result("B", (5, 5, 4), False, 1)]
@@ -126,7 +127,7 @@ def settle(match: Match, results: Sequence[Result], announcement: Announcement,
         best, worst = best_and_worst(live, announcement)
         return settle_basis(match, best.player, worst.player)
     if announcement.sand:
-        return settle_sand(match, live)
+        return settle_sand(match, live, give_sand_lid)
     best, worst = best_and_worst(live, announcement)
     if match.variant == "bayrisch":
         return settle_bayrisch(match, best.player, worst.player, chicago_out)
@@ -272,10 +273,29 @@ def settle_tschigg(match: Match, best: str, worst: str) -> tuple[str | None, lis
     return _after_lids(match, worst, lines)
 
 
-def settle_sand(match: Match, results: Sequence[Result]) -> tuple[str | None, list[str]]:
+def sand_giving(match: Match, results: Sequence[Result],
+                announcement: Announcement) -> tuple[str, str] | None:
+    """Who may give a lid to whom when this throw round is settled: in Tschigg's reduce
+    phase, the last who made Sand to the last who missed it (None: no such choice).
+
+    >>> m = new_match(["A", "B"], {"variant": "tschigg"})
+    >>> m.phase = "reduce"
+    >>> rs = [Result("A", (2, 3, 4), False, 1), Result("B", (6, 3, 4), False, 1)]
+    >>> sand_giving(m, rs, Announcement(sand=True)), sand_giving(m, rs, Announcement())
+    (('A', 'B'), None)
+    """
+    if match.variant != "tschigg" or match.phase != "reduce" or not announcement.sand:
+        return None
+    made, missed = sand_outcome([r for r in results if r.player in match.playing])
+    return None if made is None or missed is None else (made.player, missed.player)
+
+
+def settle_sand(match: Match, results: Sequence[Result],
+                give: bool = True) -> tuple[str | None, list[str]]:
     """Tschigg's Sand round. Phase 1: the last player with a one or a six takes the lid.
-    Phase 2: the last who made Sand gives a lid to the last who missed (decision). No
-    lid moves when nobody missed (phase 1) or nobody made it (phase 2).
+    Phase 2: the last who made Sand may give a lid to the last who missed (decision: to
+    them); ``give`` is that choice. No lid moves when nobody missed (phase 1) or nobody
+    made it (phase 2).
 
     >>> m = new_match(["A", "B", "C"], {"variant": "tschigg"})
     >>> rs = [Result("A", (1, 3, 4), False, 1), Result("B", (6, 3, 4), False, 1),
@@ -288,7 +308,8 @@ def settle_sand(match: Match, results: Sequence[Result]) -> tuple[str | None, li
     if match.phase == "distribute" and missed is not None:
         lines.append(take_from_pot(match, missed.player))
     elif match.phase == "reduce" and made is not None and missed is not None:
-        lines.append(_give(match, made.player, missed.player))
+        lines.append(_give(match, made.player, missed.player) if give
+                     else f"{made.player} keeps the lid: none goes to {missed.player}")
     else:
         lines.append("no lid moves")
     # The worst of a Sand round is the last who missed; if all made it, all tie and the

@@ -1,5 +1,5 @@
 """Pub Chicago games written as table talk ("A 6 6 3", "A keeps 6", "A announces 100 60
-high"), shared by the Pub Chicago tests."""
+high", "A keeps lid" after a Sand round), shared by the Pub Chicago tests."""
 from __future__ import annotations
 
 from typing import Any
@@ -17,6 +17,8 @@ def action(line: str | dict[str, Any]) -> dict[str, Any]:
     if words[0] == "correct":
         return {"type": "correct", "action": int(words[1]), "dice": [int(w) for w in words[2:]]}
     player, verb, rest = words[0], words[1], words[2:]
+    if verb in ("gives", "keeps") and rest == ["lid"]:     # Tschigg's Sand lid
+        return {"type": "sand_lid", "player": player, "give": verb == "gives"}
     if verb == "keeps":
         return {"type": "set_aside", "player": player, "dice": [int(w) for w in rest]}
     if verb == "turns":

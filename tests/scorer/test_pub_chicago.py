@@ -3,7 +3,8 @@
 Games are written as short table talk, one action a line:
 ``"Aino 6 3 5"`` (a throw), ``"Aino keeps 6"`` (set aside), ``"Aino turns"`` (two sixes
 to a one), ``"Aino done"``, ``"Aino announces 100 60 high"``, ``"Aino announces sand"``,
-``"leader Aino"`` (the first leader drawn by lot).
+``"leader Aino"`` (the first leader drawn by lot), ``"Aino keeps lid"`` or
+``"Aino gives lid"`` (Tschigg: the Sand lid).
 """
 from __future__ import annotations
 
@@ -625,6 +626,109 @@ def test_tschigg_sand_in_the_reduce_phase(throws, after, leader):
     assert game.state()["round"]["leader"] == leader and game.state()["lids_in_game"] == 5
 
 
+# RULES.md §2, Sand: "In phase 2 the last player who made Sand MAY give one of their lids
+# away". The lid goes when the round is settled (as game files written before the choice
+# have it); its giver may keep it with the very next action.
+SAND_C_MADE_B_MISSED = ["C 2 3 4", "A 1 3 4", "B 6 2 2"]   # C made it last, B missed last
+
+
+def test_tschigg_sand_the_last_who_made_it_may_keep_the_lid():
+    game = tschigg_in_reduce_phase()
+    one_throw_round(game, "sand", *SAND_C_MADE_B_MISSED)
+    state = game.state()
+    assert scores(game) == {"A": 2, "B": 3, "C": 0}      # C's last lid went to B: C has won
+    assert state["sand_lid"] == {"giver": "C", "taker": "B"}
+    assert "sand_lid" in family_actions(game) and state["round"]["order"] == ["B", "A"]
+    play(game, "B done")    # B's turn had ended by itself: the done changes nothing
+    play(game, "C keeps lid")
+    state = game.state()
+    assert scores(game) == {"A": 2, "B": 2, "C": 1} and state["sand_lid"] is None
+    assert state["round"]["order"] == ["B", "C", "A"]     # C kept a lid: still in the game
+    assert state["lids_in_game"] == 5
+    assert state["last_round"]["outcome"][-1] == "C keeps the lid: none goes to B"
+    assert "sand_lid" not in family_actions(game)
+
+
+def test_tschigg_sand_lid_given_on_the_control_page_is_as_if_nothing_was_said():
+    said, unsaid = tschigg_in_reduce_phase(), tschigg_in_reduce_phase()
+    one_throw_round(said, "sand", *SAND_C_MADE_B_MISSED)
+    one_throw_round(unsaid, "sand", *SAND_C_MADE_B_MISSED)
+    play(said, "C gives lid")
+    assert scores(said) == scores(unsaid) == {"A": 2, "B": 3, "C": 0}
+    assert said.state()["sand_lid"] is None
+    assert said.state()["last_round"] == unsaid.state()["last_round"]
+
+
+def test_tschigg_sand_lid_is_given_when_the_next_throw_comes_first():
+    game = tschigg_in_reduce_phase()
+    one_throw_round(game, "sand", *SAND_C_MADE_B_MISSED)
+    play(game, "B 5 5 5")
+    assert game.state()["sand_lid"] is None and scores(game) == {"A": 2, "B": 3, "C": 0}
+    with pytest.raises(IllegalAction, match="only right after a Sand round"):
+        game.apply(action("C keeps lid"))
+
+
+def test_tschigg_keeping_the_sand_lid_that_ended_the_game_plays_on():
+    game = game_of(["A", "B"], variant="tschigg")
+    one_throw_round(game, "100 60 high", "A 2 2 2", "B 5 5 5")    # A takes a lid
+    one_throw_round(game, "100 60 high", "A 2 2 2", "B 5 5 5")    # A takes a lid
+    one_throw_round(game, "100 60 high", "A 5 5 5", "B 2 2 2")    # B takes the last
+    one_throw_round(game, "100 60 high", "B 2 2 2", "A 5 5 5")    # A gives one: A 1, B 2
+    one_throw_round(game, "sand", "B 1 2 3", "A 2 3 4")           # A gives its last
+    state = game.state()
+    assert state["finished"] and state["loser"] == "B"
+    assert state["next"]["actions"] == ["sand_lid", "undo", "correct"]
+    play(game, "A keeps lid")
+    state = game.state()
+    assert not state["finished"] and state["loser"] is None
+    assert scores(game) == {"A": 1, "B": 2} and state["round"]["order"] == ["B", "A"]
+
+
+@pytest.mark.parametrize("before, bad, message", [
+    ([], "C keeps lid", "only right after a Sand round of the reduce phase"),
+    (SAND_C_MADE_B_MISSED, "A keeps lid", "C made Sand last: only C gives the lid or keeps it, "
+                                          "not A"),
+    (SAND_C_MADE_B_MISSED, {"type": "sand_lid", "player": "C"}, "needs 'give'"),
+    (SAND_C_MADE_B_MISSED, {"type": "sand_lid", "player": "C", "give": "no"},
+     "'give' must be true or false, not 'no'"),
+    (SAND_C_MADE_B_MISSED, {"type": "sand_lid", "player": "C", "give": 0},
+     "'give' must be true or false, not 0"),
+])
+def test_a_bad_sand_lid_choice_is_refused_and_changes_nothing(before, bad, message):
+    game = tschigg_in_reduce_phase()
+    if before:
+        one_throw_round(game, "sand", *before)
+    state = game.state()
+    with pytest.raises(IllegalAction, match=re.escape(message)):
+        game.apply(action(bad))
+    assert game.state() == state
+
+
+@pytest.mark.parametrize("throws", [
+    ["C 2 3 4", "A 2 3 4", "B 2 2 2"],     # nobody missed: no lid to give
+    ["C 1 3 4", "A 6 3 4", "B 1 2 2"],     # nobody made it
+])
+def test_no_sand_lid_choice_when_no_lid_can_move(throws):
+    game = tschigg_in_reduce_phase()
+    one_throw_round(game, "sand", *throws)
+    assert game.state()["sand_lid"] is None and "sand_lid" not in family_actions(game)
+
+
+def test_no_sand_lid_choice_in_the_distribute_phase():
+    game = game_of(["A", "B", "C"], variant="tschigg")
+    one_throw_round(game, "sand", "A 2 3 4", "B 1 3 4", "C 2 2 5")
+    assert game.state()["sand_lid"] is None and "sand_lid" not in family_actions(game)
+
+
+def test_a_kept_sand_lid_replays_the_same_from_its_file():
+    game = tschigg_in_reduce_phase()
+    one_throw_round(game, "sand", *SAND_C_MADE_B_MISSED)
+    play(game, "C keeps lid", "B 5 5 5")
+    again = load_game(json.loads(json.dumps(game.to_file())))
+    assert again.state() == game.state() and again.to_file() == game.to_file()
+    assert scores(again) == {"A": 2, "B": 2, "C": 1}
+
+
 # -- illegal actions -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("setup, bad, message", [
@@ -637,6 +741,8 @@ def test_tschigg_sand_in_the_reduce_phase(throws, after, leader):
     (["Aino 1 2 3", "Aino keeps 1"], "Aino keeps 1", "1 is not among"),
     (["Aino 1 2 3", "Aino keeps 1"], "Aino 4 4 4", "takes 2 dice \\(1 set aside\\), not 3"),
     (["Aino 1 2 3", "Aino keeps 1 2 3"], "Aino 4", "all three dice are set aside"),
+    (["Aino 1 2 3", "Aino 2 3 4", "Aino 3 4 5"], "Aino 4 5 6",
+     "Aino's throwing is over: the announcement is due"),   # "up to three times"
     (["Aino 1 2 3", "Aino announces 1 6 high"], "Bertil 1 2 3", None),   # legal, control
     (["Aino 1 2 3", "Aino announces 1 6 high", "Bertil 1 2 3"], "Bertil 4 5 6",
      "it is Cecilia's turn"),   # a throw beyond the cap
@@ -855,6 +961,9 @@ def test_help_lists_the_options_and_decisions_in_force():
     assert not any("Sand" in line for line in basis)
     tschigg = game_of(variant="tschigg").state()["help"]
     assert any(line.startswith("Sand") for line in tschigg)
+    # RULES.md: the last who made Sand "may give" a lid (the help said it always goes)
+    assert any("the last who made Sand may give one of their lids away" in line
+               and "unless they keep it" in line for line in tschigg)
     bayrisch = game_of(variant="bayrisch").state()["help"]
     assert any("nobody lays a lid down" in line for line in bayrisch)
     assert any("even if only one of them is left" in line for line in bayrisch)

@@ -11,6 +11,7 @@ pot, the phase and the loser must agree.
 """
 from __future__ import annotations
 
+import copy
 import itertools
 import random
 from dataclasses import dataclass, field
@@ -146,6 +147,12 @@ class Keeper:
     turn: Turn = field(default_factory=lambda: Turn(""))
     rounds: int = 0
     shown: tuple[str | None, str] | None = None   # the best and worst the board tags
+    # Sand, phase 2: "the last player who made Sand MAY give one of their lids away". The
+    # lid goes unless its giver keeps it with the next action; ``before_settle`` is the
+    # keeper as it stood before the round was settled, to settle it again without it.
+    sand_lid: tuple[str, str] | None = None
+    before_settle: dict[str, Any] | None = None
+    give_sand_lid: bool = True
 
     def __post_init__(self) -> None:
         self.strokes = {p: 0 for p in self.seats}
@@ -182,11 +189,12 @@ class Keeper:
     def legal(self) -> set[str]:
         t = self.turn
         if self.finished:
-            return set()
+            return {"sand_lid"} if self.sand_lid else set()
         if t.over:
             return {"announce"}
         if t.throws == 0:
-            return {"roll"} | (set() if self.started else {"leader"})
+            return {"roll"} | (set() if self.started else {"leader"}) | \
+                ({"sand_lid"} if self.sand_lid else set())
         if t.must_throw:
             return {"roll"}
         out = {"done"}
@@ -207,7 +215,12 @@ class Keeper:
     # the actions
     def act(self, a: dict[str, Any]) -> None:
         t, kind = self.turn, a["type"]
-        if kind == "leader":
+        sand_lid, self.sand_lid = self.sand_lid, None
+        if kind == "sand_lid":
+            assert sand_lid is not None
+            if not a["give"]:
+                self.keep_sand_lid()
+        elif kind == "leader":
             self.begin_round(a["player"])
         elif kind == "roll":
             self.started = True
@@ -239,6 +252,13 @@ class Keeper:
             self.ann = {k: a[k] for k in ("ones", "sixes", "order", "sand") if k in a}
             self.next_thrower()
 
+    def keep_sand_lid(self) -> None:
+        assert self.before_settle is not None
+        self.__dict__.update(copy.deepcopy(self.before_settle))
+        self.give_sand_lid = False
+        self.settle()
+        self.give_sand_lid = True
+
     def stop(self) -> None:
         t = self.turn
         self.results.append((t.player, tuple(t.kept + t.loose), t.chicago))
@@ -259,6 +279,8 @@ class Keeper:
     def settle(self) -> None:
         ann = self.ann
         assert ann is not None
+        self.before_settle = None
+        self.before_settle = copy.deepcopy(self.__dict__)
         self.rounds += 1
         # What the board tags, every thrower counted (a Chicago thrower who went out too).
         if ann.get("sand"):
@@ -280,9 +302,10 @@ class Keeper:
             if self.phase == "distribute" and taker:
                 self.pot -= 1
                 self.lids[taker] += 1
-            elif self.phase == "reduce" and giver and taker:
+            elif self.phase == "reduce" and giver and taker and self.give_sand_lid:
                 self.lids[giver] -= 1
                 self.lids[taker] += 1
+                self.sand_lid = (giver, taker)
             self.after_lids(taker or live[-1][0])
             return
         best, worst = my_best_and_worst(live, ann)
@@ -349,6 +372,9 @@ def some_dice(rng: random.Random, n: int) -> list[int]:
 
 def choose(keeper: Keeper, rng: random.Random) -> dict[str, Any]:
     t, legal = keeper.turn, sorted(keeper.legal())
+    if keeper.sand_lid and (keeper.finished or rng.random() < 0.5):
+        return {"type": "sand_lid", "player": keeper.sand_lid[0], "give": rng.random() < 0.5}
+    legal = [k for k in legal if k != "sand_lid"]
     kind = "roll" if "roll" in legal and rng.random() < 0.45 else rng.choice(legal)
     if kind == "leader":
         return {"type": "leader", "player": rng.choice(keeper.seats)}
@@ -379,9 +405,11 @@ def compare(game: Any, keeper: Keeper, where: str) -> None:
     if keeper.rounds:
         last = s["last_round"]
         assert (last["best"], last["worst"]) == keeper.shown, where
+    assert s["sand_lid"] == (None if keeper.sand_lid is None else
+                             dict(zip(("giver", "taker"), keeper.sand_lid))), where
     if keeper.finished:
         assert s["next"]["player"] is None, where
-        assert set(s["next"]["actions"]) <= {"undo", "correct"}, where
+        assert set(s["next"]["actions"]) - {"undo", "correct"} == keeper.legal(), where
         return
     rnd = s["round"]
     assert (rnd["leader"], rnd["order"]) == (keeper.leader, keeper.order), where
@@ -410,6 +438,8 @@ def refused_too(game: Any, keeper: Keeper, rng: random.Random) -> None:
         assert not game.is_legal({"type": "roll", "player": t.player, "dice": [3] * n})
     if "turn_sixes" not in keeper.legal():
         assert not game.is_legal({"type": "turn_sixes", "player": t.player})
+    if "sand_lid" not in keeper.legal():
+        assert not game.is_legal({"type": "sand_lid", "player": t.player, "give": False})
     if "announce" not in keeper.legal():
         assert not game.is_legal({"type": "announce", "player": t.player,
                                   **ANNOUNCEMENTS[0]})
@@ -425,7 +455,7 @@ def play(seed: int, variant: str, players: int, match_length: int) -> int:
     keeper = Keeper(seats, variant, match_length)
     compare(game, keeper, "at the start")
     steps = 0
-    while not keeper.finished and steps < 2000:
+    while (not keeper.finished or keeper.sand_lid) and steps < 2000:
         action = choose(keeper, rng)
         where = f"seed {seed}, action {steps}: {action}"
         game.apply(action)

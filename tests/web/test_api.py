@@ -492,6 +492,32 @@ def test_the_history_names_the_loser_of_a_pub_chicago_game(api: Any) -> None:
     assert "Bertil lost" not in api.client.get("/history").get_data(as_text=True)
 
 
+def test_a_sand_lid_kept_after_it_ended_a_tschigg_game_takes_the_loser_off_the_history(
+        api: Any) -> None:
+    api.post("games", {"family": "pub_chicago", "players": ["Aino", "Bertil"],
+                       "options": {"variant": "tschigg"}})
+    high = {"ones": 100, "sixes": 60, "order": "high"}
+    for first, low, second, dice in [("Aino", True, "Bertil", [5, 5, 5])] * 2 + [
+            ("Aino", False, "Bertil", [2, 2, 2]), ("Bertil", True, "Aino", [5, 5, 5])]:
+        api.post("action", {"type": "roll", "player": first,
+                            "dice": [2, 2, 2] if low else [5, 5, 5]})
+        api.post("action", {"type": "announce", "player": first, **high})
+        api.post("action", {"type": "roll", "player": second, "dice": dice})
+    # Aino 1 lid, Bertil 2; a Sand round: Bertil misses, Aino makes it and gives her last
+    api.post("action", {"type": "roll", "player": "Bertil", "dice": [1, 2, 3]})
+    api.post("action", {"type": "announce", "player": "Bertil", "sand": True})
+    api.post("action", {"type": "roll", "player": "Aino", "dice": [2, 3, 4]})
+    assert "Bertil lost" in api.client.get("/history").get_data(as_text=True)
+    before = api.state()["game"]
+    out = api.post("action", {"type": "sand_lid", "player": "Aino", "give": "no"}, status=409)
+    assert "'give' must be true or false" in out["error"]
+    assert api.state()["game"] == before
+    api.post("action", {"type": "sand_lid", "player": "Aino", "give": False})
+    game = api.state()["game"]
+    assert not game["finished"] and [p["score"] for p in game["players"]] == [1, 2]
+    assert "Bertil lost" not in api.client.get("/history").get_data(as_text=True)
+
+
 def test_the_same_throw_entered_on_two_tablets_is_scored_once(api: Any) -> None:
     """Each tablet sends the number of actions its game showed: the second throw was
     entered for Aino, and must not be scored for Bertil."""

@@ -915,3 +915,38 @@ def test_pub_chicagos_announcement_set_by_a_correction_is_said_so(screens: Any) 
     s.control.wait_for_function("(t) => document.querySelector('#other').innerText.includes(t)",
                                 arg=said)
     assert "ones 100 · sixes 60 · high" in s.control.inner_text("#other .formhead")
+
+
+def test_tschiggs_sand_lid_is_offered_to_keep_even_when_giving_it_ended_the_game(
+        screens: Any) -> None:
+    # RULES.md §2: "the last player who made Sand MAY give one of their lids away"; the
+    # scorer always gave it, so Aino's last lid went and the game ended with no choice.
+    server, open_screens = screens
+    table = server.table
+    table.new_game("pub_chicago", ["Aino", "Bertil"], {"variant": "tschigg"})
+    rounds = [("Aino", "2 2 2", "Bertil", "5 5 5"), ("Aino", "2 2 2", "Bertil", "5 5 5"),
+              ("Aino", "5 5 5", "Bertil", "2 2 2"),           # pot empty: Aino 2, Bertil 1
+              ("Bertil", "2 2 2", "Aino", "5 5 5")]           # Aino gives one: 1 and 2
+    for leader, dice, other, other_dice in rounds:
+        table.hand_roll([int(d) for d in dice.split()])
+        table.act({"type": "announce", "player": leader, "ones": 100, "sixes": 60,
+                   "order": "high"})
+        table.hand_roll([int(d) for d in other_dice.split()])
+    table.hand_roll([1, 2, 3])                                 # Bertil misses Sand
+    table.act({"type": "announce", "player": "Bertil", "sand": True})
+    table.hand_roll([2, 3, 4])                                 # Aino makes it
+    s = open_screens()
+    s.board_shows("Bertil loses!")
+    s.board_shows("Aino may still keep the lid instead of giving it to Bertil")
+    s.control.wait_for_selector("#other [data-sandlid='keep']")
+    assert "Sand: Aino may give Bertil a lid, or keep it" in s.control.inner_text("#other")
+    assert s.control.inner_text("#status") == "Bertil loses, unless Aino keeps the lid (below)."
+    assert s.control.inner_text("#other [data-sandlid='give']") == "Aino gives Bertil the lid"
+    s.control.click("#other [data-sandlid='keep']")
+    s.board_shows("Aino keeps the lid: none goes to Bertil")
+    game = table.state()["game"]
+    assert not game["finished"] and game["sand_lid"] is None
+    assert [p["score"] for p in game["players"]] == [1, 2]
+    assert "may still keep the lid" not in s.board.inner_text("#board")
+    assert table.game.to_file()["actions"][-1] == {"type": "sand_lid", "player": "Aino",
+                                                   "give": False}

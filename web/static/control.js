@@ -163,6 +163,8 @@ function renderStatus(s) {
   else if (g.finished) {
     // Pub Chicago finds a loser, the other families a winner.
     html = g.winner ? `<b>${esc(g.winner)}</b> wins. Start a new game below.`
+      // Tschigg: the Sand lid that ended the game may still be kept, which plays on.
+      : g.loser && g.sand_lid ? `<b>${esc(g.loser)}</b> loses, unless ${esc(g.sand_lid.giver)} keeps the lid (below).`
       : g.loser ? `<b>${esc(g.loser)}</b> loses. Start a new game below.`
       // Sum Chicago's top players tied and left (RULES.md §1): the tablet said only "Game
       // over." with no next step, where the TV says why.

@@ -72,12 +72,31 @@ for (const order of ["high", "low"]) {
   for (const ones of [100, 1]) for (const sixes of [60, 6]) ANNOUNCEMENTS.push({ ones, sixes, order });
 }
 
+/** Tschigg: the last who made Sand "may give" a lid away (RULES.md §2). It went when the
+ * round was settled; its giver may keep it, until the next throw. */
+function sandLidChoice(game) {
+  if (!can(game, "sand_lid")) return "";
+  const { giver, taker } = game.sand_lid;
+  return `<h3>Sand: ${esc(giver)} may give ${esc(taker)} a lid, or keep it</h3><div class="row">` +
+    `<button data-sandlid="give">${esc(giver)} gives ${esc(taker)} the lid</button>` +
+    `<button class="secondary" data-sandlid="keep">${esc(giver)} keeps the lid</button>` +
+    `<span class="muted">${game.finished ? "giving it ended the game; keeping it plays on"
+      : "the lid goes unless kept before the next throw"}</span></div>`;
+}
+
 function pubChicagoForm(box, game, s, ui) {
   const player = game.next.player;
   const rnd = game.round;
-  if (!player || !rnd) { box.innerHTML = `<span class="muted">Nothing to decide: the game is over.</span>`; return; }
+  const sandLid = sandLidChoice(game);
+  const choose = () => on(box, "[data-sandlid]", (el) => ui.act({ type: "sand_lid",
+    player: game.sand_lid.giver, give: el.dataset.sandlid === "give" }));
+  if (!player || !rnd) {
+    box.innerHTML = sandLid || `<span class="muted">Nothing to decide: the game is over.</span>`;
+    choose();
+    return;
+  }
   const turn = rnd.turn;
-  let html = `<div class="formhead">Throw round ${rnd.number}, leader <b>${esc(rnd.leader)}</b>` +
+  let html = sandLid + `<div class="formhead">Throw round ${rnd.number}, leader <b>${esc(rnd.leader)}</b>` +
     (rnd.announced ? ` · ${esc(rnd.announced)}` : "") + ` · <b>${esc(player)}</b>'s turn</div>` +
     (rnd.default_announcement ? `<div class="note">${esc(defaultedNote(rnd))}</div>` : "");
   // One draw offered: drawn again and again, the lot could fall where the tapper wished.
@@ -115,6 +134,7 @@ function pubChicagoForm(box, game, s, ui) {
   on(box, "[data-announce]", (el) => ui.act(Object.assign({ type: "announce", player: rnd.leader },
     ANNOUNCEMENTS[Number(el.dataset.announce)])));
   on(box, "[data-sand]", () => ui.act({ type: "announce", player: rnd.leader, sand: true }));
+  choose();
 }
 
 // -- Card Chicago -------------------------------------------------------------------------

@@ -251,6 +251,10 @@ function pubChicagoPanel(game, state) {
   if (lastRound && lastRound.outcome && lastRound.outcome.length) {
     right += `<div class="outcome">Round ${lastRound.number}: ${lastRound.outcome.map(esc).join(" · ")}</div>`;
   }
+  // Tschigg's Sand lid "may" be given: given already, unless its giver keeps it.
+  if (game.sand_lid) {
+    right += `<div class="outcome">${esc(game.sand_lid.giver)} may still keep the lid instead of giving it to ${esc(game.sand_lid.taker)}</div>`;
+  }
   if (game.search && game.search.losers.length) {
     right += `<div class="muted outcome">Strokes so far: ${game.search.losers.map((l, i) => `${i + 1}. ${esc(l)}`).join(", ")}</div>`;
   }
