@@ -528,6 +528,7 @@ function newTrayPicture() {
 
 function drawTray() {
   sayTrayState();
+  $("traykeys").style.display = crossShown ? "" : "none";
   const img = $("trayimg");
   const w = img.naturalWidth, h = img.naturalHeight;
   if (!w) return;
@@ -539,7 +540,8 @@ function drawTray() {
   // a 120th of its width came out 5 px across on a phone, hard to see under a finger.
   const r = 6 * w / (img.getBoundingClientRect().width || w);
   svg.innerHTML = (trayCorners.length > 1 ? `<polygon points="${points}"/>` : "") +
-    trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${r}"/>`).join("");
+    trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${r}"/>`).join("") +
+    (crossShown ? crossLines(w, h) : "");
 }
 
 // Whether the corners shown are the saved outline or taps still to be saved.
@@ -555,10 +557,75 @@ function tapTray(ev) {
   const img = $("trayimg");
   const r = img.getBoundingClientRect();
   if (!img.naturalWidth || !r.width) return;
+  placeCorner(Math.round((ev.clientX - r.left) * img.naturalWidth / r.width),
+    Math.round((ev.clientY - r.top) * img.naturalHeight / r.height));
+}
+
+/** A corner at (x, y) in the picture's pixels: the first after a saved outline starts a new one. */
+function placeCorner(x, y) {
   if (traySaved) trayCorners = [];
   traySaved = false;
-  trayCorners.push([Math.round((ev.clientX - r.left) * img.naturalWidth / r.width),
-    Math.round((ev.clientY - r.top) * img.naturalHeight / r.height)]);
+  trayCorners.push([x, y]);
+  drawTray();
+}
+
+function undoCorner() {
+  trayCorners.pop();
+  traySaved = false;
+  drawTray();
+}
+
+// The keyboard's cross on the picture, in percent of its width and height: whole steps
+// a screen reader can say, and the same on any camera's picture size.
+const cross = { x: 50, y: 50 };
+let crossShown = false;     // while the picture holds the keyboard's focus
+const CROSS_KEYS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const CROSS_BIG_STEP = 10;
+
+function crossLines(w, h) {
+  const x = cross.x * w / 100, y = cross.y * h / 100;
+  const lines = `<line x1="${x}" y1="0" x2="${x}" y2="${h}"/><line x1="0" y1="${y}" x2="${w}" y2="${y}"/>`;
+  // A dark line under a light one: seen on a white tray and on a black one alike.
+  return `<g class="cross under">${lines}</g><g class="cross">${lines}</g>`;
+}
+
+function crossPixels() {
+  const img = $("trayimg");
+  return [Math.round(cross.x * img.naturalWidth / 100), Math.round(cross.y * img.naturalHeight / 100)];
+}
+
+function crossWords() {
+  return `${cross.x} % across, ${cross.y} % down`;
+}
+
+/** Arrow keys move the cross, Enter or Space places a corner there, Backspace takes the
+ * last corner back; each said to a screen reader, which cannot see the picture. */
+function keyOnTray(ev) {
+  if (!$("trayimg").naturalWidth) return;
+  const move = CROSS_KEYS[ev.key];
+  crossShown = true;
+  let said;
+  if (move) {
+    const step = ev.shiftKey ? CROSS_BIG_STEP : 1;
+    cross.x = Math.min(100, Math.max(0, cross.x + move[0] * step));
+    cross.y = Math.min(100, Math.max(0, cross.y + move[1] * step));
+    said = `Cross at ${crossWords()}.`;
+  } else if (ev.key === "Enter" || ev.key === " ") {
+    placeCorner(...crossPixels());
+    said = `Corner ${trayCorners.length} placed at ${crossWords()}.`;
+  } else if (ev.key === "Backspace") {
+    said = trayCorners.length ? `Corner ${trayCorners.length} taken back.` : "No corner to take back.";
+    if (trayCorners.length) undoCorner();
+  } else {
+    return;
+  }
+  ev.preventDefault();       // not the page scrolled, nor a button under the focus pressed
+  drawTray();
+  $("traycross").textContent = said;
+}
+
+function showCross(shown) {
+  crossShown = shown;
   drawTray();
 }
 
@@ -958,7 +1025,12 @@ async function setup() {
   });
   $("trayimg").addEventListener("click", tapTray);
   $("traysave").addEventListener("click", () => saveTray(trayCorners));
-  $("trayundo").addEventListener("click", () => { trayCorners.pop(); traySaved = false; drawTray(); });
+  $("trayundo").addEventListener("click", undoCorner);
+  $("trayframe").addEventListener("keydown", keyOnTray);
+  // Drawn for the keyboard only: a finger's tap focuses the picture too, and a cross it
+  // never moves would only be in the way.
+  $("trayframe").addEventListener("focus", () => showCross($("trayframe").matches(":focus-visible")));
+  $("trayframe").addEventListener("blur", () => showCross(false));
   $("trayrestart").addEventListener("click", startTrayOver);
   $("trayforget").addEventListener("click", () => {
     if (window.confirm("Forget the tray's outline? Dice by the wall are then judged by their looks alone.")) saveTray(null);
