@@ -461,6 +461,80 @@ def test_corners_tapped_but_not_saved_are_asked_about_before_they_go(
         page.close()
 
 
+def test_corners_tapped_but_not_saved_are_back_after_the_page_reloads(
+        browser: Any, tmp_path: Path) -> None:
+    """A tablet drops a tab left in the background and reloads it when it is looked at
+    again: the corners tapped so far were gone, and had all to be tapped again."""
+    from calibration import load_calibration
+
+    with _marking_a_marked_tray(browser, tmp_path) as (server, page):
+        _tap_corners(page, [(40, 30), (290, 30), (290, 210)])
+        page.reload()
+        # The panel opens again by itself, with the three corners and a word why.
+        page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 3")
+        assert page.inner_text("#traystate") == "3 corners tapped, not saved yet."
+        assert page.inner_text("#traydraft") == \
+            "The 3 corners tapped before the page reloaded are back: save them, or start over."
+        _tap_corners(page, [(40, 210)])
+        page.click("#traysave")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        saved = load_calibration(tmp_path / "calibration.json").tray
+        assert saved is not None and _within_a_pixel(saved, [(40, 30), (290, 30), (290, 210), (40, 210)])
+        # Saved, they are not brought back again; nor are corners left with "Close".
+        page.reload()
+        page.wait_for_selector("#controlpage:not([inert]) #marktray")
+        assert not page.is_visible("#trayview")
+        page.click("#marktray")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        _tap_corners(page, [(60, 50)])
+        page.click("#trayclose")                        # "Leave without saving?": yes
+        page.wait_for_selector("#trayview", state="hidden")
+        page.reload()
+        page.wait_for_selector("#controlpage:not([inert]) #marktray")
+        assert not page.is_visible("#trayview")
+
+
+def test_corners_kept_over_a_reload_are_dropped_once_the_outline_changed_elsewhere(
+        browser: Any, tmp_path: Path) -> None:
+    with _marking_a_marked_tray(browser, tmp_path) as (server, page):
+        _tap_corners(page, [(40, 30), (290, 30)])
+        new = [[50.0, 40.0], [280.0, 40.0], [280.0, 200.0], [50.0, 200.0]]
+        server.table.set_tray(new)                      # saved on another tablet meanwhile
+        page.reload()
+        page.wait_for_selector("#traydraft", state="visible")
+        assert page.inner_text("#traydraft") == ("The 2 corners tapped before the page reloaded "
+                                                 "were dropped: the outline was changed on another screen since.")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        assert page.locator("#trayshape circle").first.get_attribute("cx") == "50"
+
+
+def test_corners_kept_over_a_reload_are_not_laid_on_another_cameras_picture(
+        browser: Any, tmp_path: Path) -> None:
+    """The camera changed (unplugged, another put in) while the tab lay in the background:
+    corners tapped on the old one's picture would mark a tray somewhere else."""
+    from vision.frames import SimCamera
+    from web.calibrating import Calibrator
+
+    page = browser.new_page(viewport={"width": 1024, "height": 900})
+    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
+                    calibrator=Calibrator(tmp_path / "calibration.json")) as server:
+        port = server.port
+        page.goto(server.url + "/control")
+        page.click("#marktray")
+        page.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
+        _tap_corners(page, [(40, 30), (290, 30), (290, 210)])
+    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(640, 480)),
+                    calibrator=Calibrator(tmp_path / "calibration.json"), port=port) as server:
+        page.reload()
+        page.wait_for_selector("#traydraft", state="visible")
+        assert page.inner_text("#traydraft") == (
+            "The 3 corners tapped before the page reloaded were dropped: the camera's picture "
+            "has another size now. Tap the corners again.")
+        assert page.locator("#trayshape circle").count() == 0
+        assert server.table.state()["camera"]["tray"] is None
+    page.close()
+
+
 def test_a_refused_outline_is_started_over_with_one_tap(browser: Any, tmp_path: Path) -> None:
     """Corners tapped out of order are refused; starting over took one "Undo a corner"
     tap per corner."""

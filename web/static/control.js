@@ -441,6 +441,9 @@ let trayCorners = [];
 // than adding a fifth corner to the old one (marking the tray again after the camera
 // moved), while "Undo a corner" edits the saved one.
 let traySaved = false;
+// The saved outline those corners were begun over (JSON): corners kept across a reload are
+// dropped once another screen has saved or forgotten an outline since.
+let trayBase = "null";
 
 // While the tray's picture is open it is the camera's picture now, not the one it opened
 // with: taking the dice out or the empty tray there must show the tray as it is.
@@ -453,7 +456,7 @@ function openTray() {
   showSavedTray();
   const img = $("trayimg");
   // No picture (a camera that has given none yet): said, not a broken image to tap on.
-  img.onload = () => { showTrayPicture(true); drawTray(); };
+  img.onload = () => { showTrayPicture(true); weighTrayDraft(); drawTray(); };
   img.onerror = () => showTrayPicture(false);
   img.src = "/api/frame.jpg?t=" + Date.now();
   $("calerror").textContent = "";
@@ -473,6 +476,7 @@ function followSavedTray(tray) {
   if (JSON.stringify(saved) === JSON.stringify(trayCorners)) return;
   trayCorners = saved;
   traySaved = saved.length > 0;
+  trayBase = JSON.stringify(tray || null);
   drawTray();
 }
 
@@ -480,10 +484,72 @@ function followSavedTray(tray) {
 function showSavedTray() {
   trayCorners = (state.camera.tray || []).map((p) => p.slice());
   traySaved = trayCorners.length > 0;
+  trayBase = JSON.stringify(state.camera.tray || null);
   drawTray();
 }
 
+// Corners tapped and not saved, kept in this tab's storage: a tablet drops a tab left in
+// the background, and the corners were gone when the family came back to it.
+const TRAY_DRAFT = "dicetray.trayCorners";
+// Those found on opening the page, until the camera's picture shows whether they still fit.
+let trayDraft = readTrayDraft();
+
+function readTrayDraft() {
+  try {
+    const draft = JSON.parse(sessionStorage.getItem(TRAY_DRAFT));
+    return draft && Array.isArray(draft.corners) && draft.corners.length ? draft : null;
+  } catch (err) {
+    return null;    // no storage (a private window), or words it cannot read: none kept
+  }
+}
+
+/** Keep the corners shown in this tab's storage while they are not saved. */
+function keepTrayDraft(w, h) {
+  if (trayDraft) return;        // the one found on opening is kept until it is weighed
+  if (traySaved || !trayCorners.length) {
+    dropTrayDraft();
+    return;
+  }
+  try {
+    sessionStorage.setItem(TRAY_DRAFT, JSON.stringify({ size: [w, h], base: trayBase, corners: trayCorners }));
+  } catch (err) {
+    // No storage: the corners live as long as the page, as before.
+  }
+}
+
+function dropTrayDraft() {
+  try { sessionStorage.removeItem(TRAY_DRAFT); } catch (err) { /* no storage: none kept */ }
+}
+
+/** Corners kept from before a reload, drawn again if they still fit the picture, else
+ * dropped with a word: never laid on a camera that may have moved. */
+function weighTrayDraft() {
+  const draft = trayDraft;
+  if (!draft) return;
+  trayDraft = null;
+  const img = $("trayimg");
+  const n = draft.corners.length;
+  const tapped = `The ${n === 1 ? "corner" : `${n} corners`} tapped before the page reloaded`;
+  if (JSON.stringify(draft.size) !== JSON.stringify([img.naturalWidth, img.naturalHeight])) {
+    sayTrayDraft(`${tapped} ${n === 1 ? "was" : "were"} dropped: the camera's picture has another size now. Tap the corners again.`);
+  } else if (draft.base !== JSON.stringify(state.camera.tray || null)) {
+    sayTrayDraft(`${tapped} ${n === 1 ? "was" : "were"} dropped: the outline was changed on another screen since.`);
+  } else {
+    trayCorners = draft.corners;
+    traySaved = false;
+    trayBase = draft.base;
+    sayTrayDraft(`${tapped} ${n === 1 ? "is" : "are"} back: save them, or start over.`);
+  }
+}
+
+function sayTrayDraft(words) {
+  $("traydraft").textContent = words;
+  $("traydraft").style.display = words ? "" : "none";
+}
+
 function closeTray() {
+  // Left unsaved after the question: not brought back by a reload either.
+  if (!traySaved) dropTrayDraft();
   clearInterval(trayTimer);
   trayTimer = null;
   const hadFocus = $("trayview").contains(document.activeElement);
@@ -511,6 +577,7 @@ function startTrayOver() {
   trayCorners = [];
   traySaved = false;
   $("calerror").textContent = "";
+  sayTrayDraft("");
   drawTray();
 }
 
@@ -532,6 +599,7 @@ function drawTray() {
   const img = $("trayimg");
   const w = img.naturalWidth, h = img.naturalHeight;
   if (!w) return;
+  keepTrayDraft(w, h);
   const svg = $("trayshape");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.classList.toggle("saved", traySaved);
@@ -566,6 +634,7 @@ function placeCorner(x, y) {
   if (traySaved) trayCorners = [];
   traySaved = false;
   trayCorners.push([x, y]);
+  sayTrayDraft("");
   drawTray();
 }
 
@@ -901,6 +970,8 @@ function render(s, current) {
   document.body.dataset.revision = s.revision;
   $("controlpage").inert = false;         // the table's state is known: taps can name it
   renderStatus(s);
+  // Corners tapped before the page reloaded: the panel is opened again where it was left.
+  if (opening && trayDraft && $("camerarow").style.display !== "none") openTray();
   renderRules(s);
   renderReading(s);
   putWaitingThrowFirst(Boolean(s.table.waiting));
