@@ -223,6 +223,42 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
         assert not page.is_visible("#knowndice")
 
 
+# Where the keyboard's focus is: the box it lies in (by id), and what it is.
+FOCUS_IN = """(boxes) => [boxes.find((id) => document.getElementById(id).contains(document.activeElement)) || null,
+  document.activeElement.outerHTML.slice(0, 60)]"""
+
+
+def test_the_keyboards_place_stays_by_what_the_calibrations_forget_buttons_forget(
+        browser: Any, tmp_path: Path) -> None:
+    """A Forget pressed from the keyboard goes with what it forgot (or hides, nothing left
+    to forget): the focus fell to the page's top, and Tab started over from the nav."""
+    import numpy as np
+
+    from calibration import Calibration, KnownDie, PictureFace
+
+    boxes = ["pictures", "camerarow", "trayview"]
+    with _control_page(browser, tmp_path, Calibration(die_size_px=42.0, picture_faces=(
+            PictureFace(1, np.full((32, 32), 128, np.uint8)),
+            PictureFace(6, np.full((32, 32), 60, np.uint8))),
+            known_dice=(KnownDie(2, np.full((40, 40, 3), 80, np.uint8)),))) as (server, page):
+        page.focus("#pictures summary")
+        page.keyboard.press("Enter")
+        page.focus("#pictures [data-forget='1']")
+        page.keyboard.press("Enter")                     # the last of the list
+        page.wait_for_selector("#pictures summary:has-text('Taught pictures (1)')")
+        assert page.evaluate(FOCUS_IN, boxes) == ["pictures", "<summary>Taught pictures (1)</summary>"]
+        page.focus("#forgetknown")
+        page.keyboard.press("Enter")                     # hidden once done
+        page.wait_for_selector("#forgetknown", state="hidden")
+        assert page.evaluate(FOCUS_IN, boxes)[0] == "camerarow"
+        page.focus("#marktray")
+        page.keyboard.press("Enter")
+        page.focus("#diesizeagain")
+        page.keyboard.press("Enter")                     # hidden while the dice are measured
+        page.wait_for_selector("#diesizeagain", state="hidden")
+        assert page.evaluate(FOCUS_IN, boxes)[0] == "trayview"
+
+
 def test_the_dice_of_a_checked_throw_leave_a_phone_the_games_next_tap_in_view(
         browser: Any, tmp_path: Path) -> None:
     # One throw checked is six remembered dice, each with its Forget: listed open above

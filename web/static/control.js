@@ -943,20 +943,37 @@ function focusKept() {
   const marks = [...el.attributes].filter((a) => a.name.startsWith("data-"))
     .map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("");
   const which = el.id ? `#${CSS.escape(el.id)}` : marks ? el.tagName.toLowerCase() + marks : null;
-  const section = el.closest("section");
+  const around = boxesAround(el);
   const shown = (c) => (c && c.getClientRects().length ? c : null);
+  // A disabled control takes no focus: Undo first in its section left the focus nowhere.
+  const firstIn = (box) => (box.isConnected && shown(box) &&
+    [...box.querySelectorAll(TAB_STOPS)].find((c) => shown(c) && !c.disabled)) || null;
   return () => {
     // (A control just hidden may hold the focus until the browser next lays out the page.)
     const now = document.activeElement;
     if (now && now !== document.body && shown(now)) return;
-    const again = shown(which && document.querySelector(which)) ||
-      (section && [...section.querySelectorAll("button, input, select")].find(shown));
+    let again = shown(which && document.querySelector(which));
+    for (const box of around) again = again || firstIn(box);
     if (again) { again.focus({ preventScroll: true }); return; }
     const heading = [...$("controlpage").querySelectorAll("h2")].find(shown);
     if (!heading) return;
     heading.tabIndex = -1;      // focused from here, not a stop of Tab's
     heading.focus();
   };
+}
+
+const TAB_STOPS = "button, input, select, summary, a[href], [tabindex='0']";
+
+/** The boxes holding ``el``, innermost first, up to its section: a control gone once
+ * used (a taught picture's Forget, "Forget the empty tray" hidden once done) leaves the
+ * focus beside it, where it went to the page's top (or a section's first button). */
+function boxesAround(el) {
+  const boxes = [];
+  for (let box = el.parentElement; box && box !== $("controlpage"); box = box.parentElement) {
+    boxes.push(box);
+    if (box.tagName === "SECTION") break;
+  }
+  return boxes;
 }
 
 function render(s, current) {
