@@ -223,6 +223,42 @@ def test_remembered_dice_are_forgotten_from_the_control_page(browser: Any, tmp_p
         assert not page.is_visible("#knowndice")
 
 
+# Where the keyboard's focus is: the box it lies in (by id), and what it is.
+FOCUS_IN = """(boxes) => [boxes.find((id) => document.getElementById(id).contains(document.activeElement)) || null,
+  document.activeElement.outerHTML.slice(0, 60)]"""
+
+
+def test_the_keyboards_place_stays_by_what_the_calibrations_forget_buttons_forget(
+        browser: Any, tmp_path: Path) -> None:
+    """A Forget pressed from the keyboard goes with what it forgot (or hides, nothing left
+    to forget): the focus fell to the page's top, and Tab started over from the nav."""
+    import numpy as np
+
+    from calibration import Calibration, KnownDie, PictureFace
+
+    boxes = ["pictures", "camerarow", "trayview"]
+    with _control_page(browser, tmp_path, Calibration(die_size_px=42.0, picture_faces=(
+            PictureFace(1, np.full((32, 32), 128, np.uint8)),
+            PictureFace(6, np.full((32, 32), 60, np.uint8))),
+            known_dice=(KnownDie(2, np.full((40, 40, 3), 80, np.uint8)),))) as (server, page):
+        page.focus("#pictures summary")
+        page.keyboard.press("Enter")
+        page.focus("#pictures [data-forget='1']")
+        page.keyboard.press("Enter")                     # the last of the list
+        page.wait_for_selector("#pictures summary:has-text('Taught pictures (1)')")
+        assert page.evaluate(FOCUS_IN, boxes) == ["pictures", "<summary>Taught pictures (1)</summary>"]
+        page.focus("#forgetknown")
+        page.keyboard.press("Enter")                     # hidden once done
+        page.wait_for_selector("#forgetknown", state="hidden")
+        assert page.evaluate(FOCUS_IN, boxes)[0] == "camerarow"
+        page.focus("#marktray")
+        page.keyboard.press("Enter")
+        page.focus("#diesizeagain")
+        page.keyboard.press("Enter")                     # hidden while the dice are measured
+        page.wait_for_selector("#diesizeagain", state="hidden")
+        assert page.evaluate(FOCUS_IN, boxes)[0] == "trayview"
+
+
 def test_the_dice_of_a_checked_throw_leave_a_phone_the_games_next_tap_in_view(
         browser: Any, tmp_path: Path) -> None:
     # One throw checked is six remembered dice, each with its Forget: listed open above
@@ -459,6 +495,80 @@ def test_corners_tapped_but_not_saved_are_asked_about_before_they_go(
         page.wait_for_selector("#trayview", state="hidden")
         assert len(asked) == 2
         page.close()
+
+
+def test_corners_tapped_but_not_saved_are_back_after_the_page_reloads(
+        browser: Any, tmp_path: Path) -> None:
+    """A tablet drops a tab left in the background and reloads it when it is looked at
+    again: the corners tapped so far were gone, and had all to be tapped again."""
+    from calibration import load_calibration
+
+    with _marking_a_marked_tray(browser, tmp_path) as (server, page):
+        _tap_corners(page, [(40, 30), (290, 30), (290, 210)])
+        page.reload()
+        # The panel opens again by itself, with the three corners and a word why.
+        page.wait_for_function("document.querySelectorAll('#trayshape circle').length === 3")
+        assert page.inner_text("#traystate") == "3 corners tapped, not saved yet."
+        assert page.inner_text("#traydraft") == \
+            "The 3 corners tapped before the page reloaded are back: save them, or start over."
+        _tap_corners(page, [(40, 210)])
+        page.click("#traysave")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        saved = load_calibration(tmp_path / "calibration.json").tray
+        assert saved is not None and _within_a_pixel(saved, [(40, 30), (290, 30), (290, 210), (40, 210)])
+        # Saved, they are not brought back again; nor are corners left with "Close".
+        page.reload()
+        page.wait_for_selector("#controlpage:not([inert]) #marktray")
+        assert not page.is_visible("#trayview")
+        page.click("#marktray")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        _tap_corners(page, [(60, 50)])
+        page.click("#trayclose")                        # "Leave without saving?": yes
+        page.wait_for_selector("#trayview", state="hidden")
+        page.reload()
+        page.wait_for_selector("#controlpage:not([inert]) #marktray")
+        assert not page.is_visible("#trayview")
+
+
+def test_corners_kept_over_a_reload_are_dropped_once_the_outline_changed_elsewhere(
+        browser: Any, tmp_path: Path) -> None:
+    with _marking_a_marked_tray(browser, tmp_path) as (server, page):
+        _tap_corners(page, [(40, 30), (290, 30)])
+        new = [[50.0, 40.0], [280.0, 40.0], [280.0, 200.0], [50.0, 200.0]]
+        server.table.set_tray(new)                      # saved on another tablet meanwhile
+        page.reload()
+        page.wait_for_selector("#traydraft", state="visible")
+        assert page.inner_text("#traydraft") == ("The 2 corners tapped before the page reloaded "
+                                                 "were dropped: the outline was changed on another screen since.")
+        page.wait_for_selector(f"#traystate:text-is('{SAVED}')")
+        assert page.locator("#trayshape circle").first.get_attribute("cx") == "50"
+
+
+def test_corners_kept_over_a_reload_are_not_laid_on_another_cameras_picture(
+        browser: Any, tmp_path: Path) -> None:
+    """The camera changed (unplugged, another put in) while the tab lay in the background:
+    corners tapped on the old one's picture would mark a tray somewhere else."""
+    from vision.frames import SimCamera
+    from web.calibrating import Calibrator
+
+    page = browser.new_page(viewport={"width": 1024, "height": 900})
+    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
+                    calibrator=Calibrator(tmp_path / "calibration.json")) as server:
+        port = server.port
+        page.goto(server.url + "/control")
+        page.click("#marktray")
+        page.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
+        _tap_corners(page, [(40, 30), (290, 30), (290, 210)])
+    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(640, 480)),
+                    calibrator=Calibrator(tmp_path / "calibration.json"), port=port) as server:
+        page.reload()
+        page.wait_for_selector("#traydraft", state="visible")
+        assert page.inner_text("#traydraft") == (
+            "The 3 corners tapped before the page reloaded were dropped: the camera's picture "
+            "has another size now. Tap the corners again.")
+        assert page.locator("#trayshape circle").count() == 0
+        assert server.table.state()["camera"]["tray"] is None
+    page.close()
 
 
 def test_a_refused_outline_is_started_over_with_one_tap(browser: Any, tmp_path: Path) -> None:

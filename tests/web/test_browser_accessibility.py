@@ -181,7 +181,9 @@ def test_the_trays_panel_takes_the_focus_and_escape_gives_it_back(browser: Any, 
         assert page.get_attribute("#marktray", "aria-expanded") == "true"
         # Each picture in it is named (the outline drawn over the camera's was a bare "image").
         assert not re.search(r"^\s*- img\s*$", page.locator("#trayview").aria_snapshot(), re.M)
-        page.keyboard.press("Tab")                       # on through the panel's buttons
+        page.keyboard.press("Tab")                       # on through the picture
+        assert page.evaluate("document.activeElement.id") == "trayframe"
+        page.keyboard.press("Tab")                       # and the panel's buttons
         assert page.evaluate("document.activeElement.id") == "traysave"
         page.keyboard.press("Escape")
         page.wait_for_selector("#trayview", state="hidden")
@@ -367,4 +369,71 @@ def test_the_historys_buttons_and_links_say_which_game(browser: Any, tmp_path: P
         assert "Continue game 1, Sum Chicago" in named and "export game 3, Pub Chicago" in named
         # (a game left unfinished is listed twice, there and among the past games)
         assert [n for n in named if n != "Find" and not re.search(r"game \d+, ", n)] == []
+        page.close()
+
+
+def test_the_trays_corners_are_marked_from_the_keyboard(browser: Any, tmp_path: Path) -> None:
+    """A tap on the camera's picture was the only way to place a corner: someone on a
+    keyboard or a switch could not mark the tray at all."""
+    from calibration import load_calibration
+    from vision.frames import SimCamera
+    from web.calibrating import Calibrator
+
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    camera = SimCamera(seed=4, size=(320, 240))
+    with LiveServer(tmp_path / "data", camera=camera, calibrator=calibrator) as server:
+        page = _tablet(browser, server, "#marktray")
+        page.focus("#marktray")
+        page.keyboard.press("Enter")
+        page.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
+        page.keyboard.press("Tab")                       # onto the picture
+        assert page.evaluate("document.activeElement.id") == "trayframe"
+        assert page.evaluate(FAINT_FOCUS) is None
+        assert 'application "the camera\'s picture, to mark the tray\'s corners on"' in \
+            page.locator("#trayview").aria_snapshot()
+        assert page.locator("#trayshape .cross").count() == 2      # the cross is seen
+        assert page.inner_text("#traykeys").startswith("Arrow keys move the cross")
+        # From the middle, Shift+arrows in steps of 10 %, an arrow alone in steps of 1 %.
+        moves = [("Shift+ArrowLeft", 4), ("Shift+ArrowUp", 4), ("Enter", 1),
+                 ("Shift+ArrowRight", 8), ("Enter", 1), ("Shift+ArrowDown", 8), ("Space", 1),
+                 ("Shift+ArrowLeft", 8), ("ArrowLeft", 5), ("Enter", 1)]
+        for key, times in moves:
+            for _ in range(times):
+                page.keyboard.press(key)
+        assert page.inner_text("#traycross") == "Corner 4 placed at 5 % across, 90 % down."
+        assert page.locator("#trayshape circle").count() == 4
+        # A slip taken back with Backspace and placed again; each said as it is done.
+        page.keyboard.press("Backspace")
+        assert page.inner_text("#traycross") == "Corner 4 taken back."
+        page.keyboard.press("Shift+ArrowRight")
+        assert page.inner_text("#traycross") == "Cross at 15 % across, 90 % down."
+        for _ in range(5):
+            page.keyboard.press("ArrowLeft")
+        page.keyboard.press("Enter")
+        assert page.inner_text("#traystate") == "4 corners tapped, not saved yet."
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.id") == "traysave"
+        assert page.locator("#trayshape .cross").count() == 0   # only while on the picture
+        assert not page.is_visible("#traykeys")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#traystate:text-is('This outline is saved.')")
+        saved = load_calibration(calibrator.path).tray
+        assert saved == ((32.0, 24.0), (288.0, 24.0), (288.0, 216.0), (32.0, 216.0))
+        page.close()
+
+
+def test_a_tap_on_the_trays_picture_shows_no_keyboard_cross(browser: Any, tmp_path: Path) -> None:
+    from vision.frames import SimCamera
+    from web.calibrating import Calibrator
+
+    calibrator = Calibrator(tmp_path / "calibration.json")
+    with LiveServer(tmp_path / "data", camera=SimCamera(seed=4, size=(320, 240)),
+                    calibrator=calibrator) as server:
+        page = _tablet(browser, server, "#marktray")
+        page.click("#marktray")
+        page.wait_for_function("document.querySelector('#trayimg').naturalWidth === 320")
+        page.click("#trayimg", position={"x": 40, "y": 30})
+        assert page.locator("#trayshape circle").count() == 1
+        assert page.locator("#trayshape .cross").count() == 0
+        assert not page.is_visible("#traykeys")
         page.close()

@@ -479,6 +479,9 @@ let trayCorners = [];
 // than adding a fifth corner to the old one (marking the tray again after the camera
 // moved), while "Undo a corner" edits the saved one.
 let traySaved = false;
+// The saved outline those corners were begun over (JSON): corners kept across a reload are
+// dropped once another screen has saved or forgotten an outline since.
+let trayBase = "null";
 
 // While the tray's picture is open it is the camera's picture now, not the one it opened
 // with: taking the dice out or the empty tray there must show the tray as it is.
@@ -491,7 +494,7 @@ function openTray() {
   showSavedTray();
   const img = $("trayimg");
   // No picture (a camera that has given none yet): said, not a broken image to tap on.
-  img.onload = () => { showTrayPicture(true); drawTray(); };
+  img.onload = () => { showTrayPicture(true); weighTrayDraft(); drawTray(); };
   img.onerror = () => showTrayPicture(false);
   img.src = "/api/frame.jpg?t=" + Date.now();
   $("calerror").textContent = "";
@@ -511,6 +514,7 @@ function followSavedTray(tray) {
   if (JSON.stringify(saved) === JSON.stringify(trayCorners)) return;
   trayCorners = saved;
   traySaved = saved.length > 0;
+  trayBase = JSON.stringify(tray || null);
   drawTray();
 }
 
@@ -518,10 +522,72 @@ function followSavedTray(tray) {
 function showSavedTray() {
   trayCorners = (state.camera.tray || []).map((p) => p.slice());
   traySaved = trayCorners.length > 0;
+  trayBase = JSON.stringify(state.camera.tray || null);
   drawTray();
 }
 
+// Corners tapped and not saved, kept in this tab's storage: a tablet drops a tab left in
+// the background, and the corners were gone when the family came back to it.
+const TRAY_DRAFT = "dicetray.trayCorners";
+// Those found on opening the page, until the camera's picture shows whether they still fit.
+let trayDraft = readTrayDraft();
+
+function readTrayDraft() {
+  try {
+    const draft = JSON.parse(sessionStorage.getItem(TRAY_DRAFT));
+    return draft && Array.isArray(draft.corners) && draft.corners.length ? draft : null;
+  } catch (err) {
+    return null;    // no storage (a private window), or words it cannot read: none kept
+  }
+}
+
+/** Keep the corners shown in this tab's storage while they are not saved. */
+function keepTrayDraft(w, h) {
+  if (trayDraft) return;        // the one found on opening is kept until it is weighed
+  if (traySaved || !trayCorners.length) {
+    dropTrayDraft();
+    return;
+  }
+  try {
+    sessionStorage.setItem(TRAY_DRAFT, JSON.stringify({ size: [w, h], base: trayBase, corners: trayCorners }));
+  } catch (err) {
+    // No storage: the corners live as long as the page, as before.
+  }
+}
+
+function dropTrayDraft() {
+  try { sessionStorage.removeItem(TRAY_DRAFT); } catch (err) { /* no storage: none kept */ }
+}
+
+/** Corners kept from before a reload, drawn again if they still fit the picture, else
+ * dropped with a word: never laid on a camera that may have moved. */
+function weighTrayDraft() {
+  const draft = trayDraft;
+  if (!draft) return;
+  trayDraft = null;
+  const img = $("trayimg");
+  const n = draft.corners.length;
+  const tapped = `The ${n === 1 ? "corner" : `${n} corners`} tapped before the page reloaded`;
+  if (JSON.stringify(draft.size) !== JSON.stringify([img.naturalWidth, img.naturalHeight])) {
+    sayTrayDraft(`${tapped} ${n === 1 ? "was" : "were"} dropped: the camera's picture has another size now. Tap the corners again.`);
+  } else if (draft.base !== JSON.stringify(state.camera.tray || null)) {
+    sayTrayDraft(`${tapped} ${n === 1 ? "was" : "were"} dropped: the outline was changed on another screen since.`);
+  } else {
+    trayCorners = draft.corners;
+    traySaved = false;
+    trayBase = draft.base;
+    sayTrayDraft(`${tapped} ${n === 1 ? "is" : "are"} back: save them, or start over.`);
+  }
+}
+
+function sayTrayDraft(words) {
+  $("traydraft").textContent = words;
+  $("traydraft").style.display = words ? "" : "none";
+}
+
 function closeTray() {
+  // Left unsaved after the question: not brought back by a reload either.
+  if (!traySaved) dropTrayDraft();
   clearInterval(trayTimer);
   trayTimer = null;
   const hadFocus = $("trayview").contains(document.activeElement);
@@ -549,6 +615,7 @@ function startTrayOver() {
   trayCorners = [];
   traySaved = false;
   $("calerror").textContent = "";
+  sayTrayDraft("");
   drawTray();
 }
 
@@ -566,9 +633,11 @@ function newTrayPicture() {
 
 function drawTray() {
   sayTrayState();
+  $("traykeys").style.display = crossShown ? "" : "none";
   const img = $("trayimg");
   const w = img.naturalWidth, h = img.naturalHeight;
   if (!w) return;
+  keepTrayDraft(w, h);
   const svg = $("trayshape");
   svg.setAttribute("viewBox", `0 0 ${w} ${h}`);
   svg.classList.toggle("saved", traySaved);
@@ -577,7 +646,8 @@ function drawTray() {
   // a 120th of its width came out 5 px across on a phone, hard to see under a finger.
   const r = 6 * w / (img.getBoundingClientRect().width || w);
   svg.innerHTML = (trayCorners.length > 1 ? `<polygon points="${points}"/>` : "") +
-    trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${r}"/>`).join("");
+    trayCorners.map((p) => `<circle cx="${p[0]}" cy="${p[1]}" r="${r}"/>`).join("") +
+    (crossShown ? crossLines(w, h) : "");
 }
 
 // Whether the corners shown are the saved outline or taps still to be saved.
@@ -593,10 +663,76 @@ function tapTray(ev) {
   const img = $("trayimg");
   const r = img.getBoundingClientRect();
   if (!img.naturalWidth || !r.width) return;
+  placeCorner(Math.round((ev.clientX - r.left) * img.naturalWidth / r.width),
+    Math.round((ev.clientY - r.top) * img.naturalHeight / r.height));
+}
+
+/** A corner at (x, y) in the picture's pixels: the first after a saved outline starts a new one. */
+function placeCorner(x, y) {
   if (traySaved) trayCorners = [];
   traySaved = false;
-  trayCorners.push([Math.round((ev.clientX - r.left) * img.naturalWidth / r.width),
-    Math.round((ev.clientY - r.top) * img.naturalHeight / r.height)]);
+  trayCorners.push([x, y]);
+  sayTrayDraft("");
+  drawTray();
+}
+
+function undoCorner() {
+  trayCorners.pop();
+  traySaved = false;
+  drawTray();
+}
+
+// The keyboard's cross on the picture, in percent of its width and height: whole steps
+// a screen reader can say, and the same on any camera's picture size.
+const cross = { x: 50, y: 50 };
+let crossShown = false;     // while the picture holds the keyboard's focus
+const CROSS_KEYS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const CROSS_BIG_STEP = 10;
+
+function crossLines(w, h) {
+  const x = cross.x * w / 100, y = cross.y * h / 100;
+  const lines = `<line x1="${x}" y1="0" x2="${x}" y2="${h}"/><line x1="0" y1="${y}" x2="${w}" y2="${y}"/>`;
+  // A dark line under a light one: seen on a white tray and on a black one alike.
+  return `<g class="cross under">${lines}</g><g class="cross">${lines}</g>`;
+}
+
+function crossPixels() {
+  const img = $("trayimg");
+  return [Math.round(cross.x * img.naturalWidth / 100), Math.round(cross.y * img.naturalHeight / 100)];
+}
+
+function crossWords() {
+  return `${cross.x} % across, ${cross.y} % down`;
+}
+
+/** Arrow keys move the cross, Enter or Space places a corner there, Backspace takes the
+ * last corner back; each said to a screen reader, which cannot see the picture. */
+function keyOnTray(ev) {
+  if (!$("trayimg").naturalWidth) return;
+  const move = CROSS_KEYS[ev.key];
+  crossShown = true;
+  let said;
+  if (move) {
+    const step = ev.shiftKey ? CROSS_BIG_STEP : 1;
+    cross.x = Math.min(100, Math.max(0, cross.x + move[0] * step));
+    cross.y = Math.min(100, Math.max(0, cross.y + move[1] * step));
+    said = `Cross at ${crossWords()}.`;
+  } else if (ev.key === "Enter" || ev.key === " ") {
+    placeCorner(...crossPixels());
+    said = `Corner ${trayCorners.length} placed at ${crossWords()}.`;
+  } else if (ev.key === "Backspace") {
+    said = trayCorners.length ? `Corner ${trayCorners.length} taken back.` : "No corner to take back.";
+    if (trayCorners.length) undoCorner();
+  } else {
+    return;
+  }
+  ev.preventDefault();       // not the page scrolled, nor a button under the focus pressed
+  drawTray();
+  $("traycross").textContent = said;
+}
+
+function showCross(shown) {
+  crossShown = shown;
   drawTray();
 }
 
@@ -845,20 +981,37 @@ function focusKept() {
   const marks = [...el.attributes].filter((a) => a.name.startsWith("data-"))
     .map((a) => `[${a.name}="${CSS.escape(a.value)}"]`).join("");
   const which = el.id ? `#${CSS.escape(el.id)}` : marks ? el.tagName.toLowerCase() + marks : null;
-  const section = el.closest("section");
+  const around = boxesAround(el);
   const shown = (c) => (c && c.getClientRects().length ? c : null);
+  // A disabled control takes no focus: Undo first in its section left the focus nowhere.
+  const firstIn = (box) => (box.isConnected && shown(box) &&
+    [...box.querySelectorAll(TAB_STOPS)].find((c) => shown(c) && !c.disabled)) || null;
   return () => {
     // (A control just hidden may hold the focus until the browser next lays out the page.)
     const now = document.activeElement;
     if (now && now !== document.body && shown(now)) return;
-    const again = shown(which && document.querySelector(which)) ||
-      (section && [...section.querySelectorAll("button, input, select")].find(shown));
+    let again = shown(which && document.querySelector(which));
+    for (const box of around) again = again || firstIn(box);
     if (again) { again.focus({ preventScroll: true }); return; }
     const heading = [...$("controlpage").querySelectorAll("h2")].find(shown);
     if (!heading) return;
     heading.tabIndex = -1;      // focused from here, not a stop of Tab's
     heading.focus();
   };
+}
+
+const TAB_STOPS = "button, input, select, summary, a[href], [tabindex='0']";
+
+/** The boxes holding ``el``, innermost first, up to its section: a control gone once
+ * used (a taught picture's Forget, "Forget the empty tray" hidden once done) leaves the
+ * focus beside it, where it went to the page's top (or a section's first button). */
+function boxesAround(el) {
+  const boxes = [];
+  for (let box = el.parentElement; box && box !== $("controlpage"); box = box.parentElement) {
+    boxes.push(box);
+    if (box.tagName === "SECTION") break;
+  }
+  return boxes;
 }
 
 function render(s, current) {
@@ -872,6 +1025,8 @@ function render(s, current) {
   document.body.dataset.revision = s.revision;
   $("controlpage").inert = false;         // the table's state is known: taps can name it
   renderStatus(s);
+  // Corners tapped before the page reloaded: the panel is opened again where it was left.
+  if (opening && trayDraft && $("camerarow").style.display !== "none") openTray();
   renderRules(s);
   renderReading(s);
   putWaitingThrowFirst(Boolean(s.table.waiting));
@@ -996,7 +1151,12 @@ async function setup() {
   });
   $("trayimg").addEventListener("click", tapTray);
   $("traysave").addEventListener("click", () => saveTray(trayCorners));
-  $("trayundo").addEventListener("click", () => { trayCorners.pop(); traySaved = false; drawTray(); });
+  $("trayundo").addEventListener("click", undoCorner);
+  $("trayframe").addEventListener("keydown", keyOnTray);
+  // Drawn for the keyboard only: a finger's tap focuses the picture too, and a cross it
+  // never moves would only be in the way.
+  $("trayframe").addEventListener("focus", () => showCross($("trayframe").matches(":focus-visible")));
+  $("trayframe").addEventListener("blur", () => showCross(false));
   $("trayrestart").addEventListener("click", startTrayOver);
   $("trayforget").addEventListener("click", () => {
     if (window.confirm("Forget the tray's outline? Dice by the wall are then judged by their looks alone.")) saveTray(null);
