@@ -203,12 +203,15 @@ class DrawAtTable:
     family: str
     options: Any
     draw: StarterDraw
+    id: int
+    """The revision the draw began at: a tap names the draw it was made on, and the
+    revisions only rise (after a restart too), so no later draw has its id."""
     note: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The draw as the screens draw it (``StarterDraw.to_json``), with the family and
-        the note."""
-        return {"family": self.family, **self.draw.to_json(), "note": self.note,
+        """The draw as the screens draw it (``StarterDraw.to_json``), with the family, its
+        id and the note."""
+        return {"family": self.family, "id": self.id, **self.draw.to_json(), "note": self.note,
                 "throws": len(self.draw.throws)}
 
 
@@ -844,14 +847,18 @@ class Table:
                                  f"(RULES.md §1), not {json_shown(family)}", 400)
             players = _new_game(family, seat_names(players), options).to_file()["players"]
             draw = _drawn(lambda: StarterDraw(tuple(players)))
-            self._set_draw(DrawAtTable(family, options, draw))
+            revision = self.store.bump()
+            self._draw = DrawAtTable(family, options, draw, id=revision)
+            self._publish(revision)
 
-    def draw_throw(self, value: Any, player: Any = None) -> None:
+    def draw_throw(self, value: Any, player: Any = None, draw: Any = None) -> None:
         """One die thrown in the draw, entered by hand: ``value`` for the player who
         throws now. With ``player`` (whom the tapping screen showed throwing), a tap made
-        after another screen or the camera moved the draw on is refused."""
+        after another screen or the camera moved the draw on is refused; with ``draw``
+        (the id of the draw shown), one made on a draw that is over."""
         with self._lock:
             current = self._need_draw()
+            _check_draw_shown(current, None, draw)
             thrower = current.draw.thrower
             after = _drawn(lambda: current.draw.throw(value))
             if player is not None and player != thrower:
@@ -861,33 +868,40 @@ class Table:
                                        "again and tap once more")
             self._set_draw(replace(current, draw=after, note=None))
 
-    def take_back_draw_throw(self, throws: Any = None) -> None:
+    def take_back_draw_throw(self, throws: Any = None, draw: Any = None) -> None:
         """Take back the draw's latest throw (a misread or a mis-tap). ``throws``, the
         number of throws the tapping screen showed: two tablets tapping "Take back" for
-        one wrong throw take back one."""
+        one wrong throw take back one. ``draw``, the id of the draw it showed."""
         with self._lock:
             current = self._need_draw()
-            _check_draw_shown(current, throws)
+            _check_draw_shown(current, throws, draw)
             self._set_draw(replace(current, draw=_drawn(current.draw.take_back), note=None))
 
-    def cancel_draw(self) -> None:
-        """Drop the draw: no game is started, and the start form shows again."""
+    def cancel_draw(self, draw: Any = None) -> None:
+        """Drop the draw: no game is started, and the start form shows again. ``draw``, the
+        id of the draw the tapping screen showed: a Cancel sent again after the Wi-Fi lost
+        its answer must not cancel a draw begun since."""
         with self._lock:
-            self._need_draw()
+            _check_draw_shown(self._need_draw(), None, draw)
             self._draw = None
             self._publish(self.store.bump())
 
-    def start_drawn_game(self) -> None:
+    def start_drawn_game(self, throws: Any = None, draw: Any = None) -> None:
         """Start the drawn game, exactly as if its list had been typed beginning with the
-        starter (seat order kept)."""
+        starter (seat order kept). ``draw`` and ``throws``, the draw as the tapping screen
+        showed it: a tap sent again must not start a game from a draw begun since."""
         with self._lock:
             current = self._need_draw()
+            _check_draw_shown(current, throws, draw)
             seating = _drawn(current.draw.seating)
             self._start_game(current.family, list(seating), current.options)
 
     def _need_draw(self) -> DrawAtTable:
         if self._draw is None:
-            raise TableError("no draw for the starting player is under way")
+            # Most often a tap sent again, its answer lost, that did end the draw.
+            raise TableError("no draw for the starting player is under way",
+                             plain="the draw for who starts is over: it was cancelled, or "
+                                   "its game started, on this screen or another")
         return self._draw
 
     def _refuse_during_draw(self) -> None:
@@ -1333,18 +1347,18 @@ class Table:
         # The watcher sees the dice go and then an empty tray, which it reports as nothing.
         self.camera.roll(count=0)
 
-    def roll_for_me(self, shown: Any = None, throws: Any = None) -> None:
+    def roll_for_me(self, shown: Any = None, throws: Any = None, draw: Any = None) -> None:
         """Throw the simulated tray's dice (only the sim camera can): one die in a draw for
         the starter, else the dice of the game's next throw. ``shown`` (the game's number
-        of actions) or, in a draw, ``throws`` (its number of throws), as the tapping
-        screen showed them: a tap sent again after its answer was lost, once its throw
-        is scored, is refused instead of throwing for the next player too."""
+        of actions) or, in a draw, ``throws`` (its number of throws) and ``draw`` (its id),
+        as the tapping screen showed them: a tap sent again after its answer was lost,
+        once its throw is scored, is refused instead of throwing for the next player too."""
         with self._lock:
             count = self._dice_due()
             if not self._camera_status["can_roll"]:
                 raise TableError("roll for me needs the simulated tray (dicetray serve --camera sim)")
             if self._draw is not None:
-                _check_draw_shown(self._draw, throws)
+                _check_draw_shown(self._draw, throws, draw)
             else:
                 _check_shown(self._need_game(), shown, self.game_id)
             self._rolled_at = time.monotonic()
@@ -1900,9 +1914,19 @@ def _check_game_shown(game_id: int | None, shown: Any) -> None:
                          "again and tap again if it is still wanted")
 
 
-def _check_draw_shown(current: DrawAtTable, throws: Any) -> None:
+def _check_draw_shown(current: DrawAtTable, throws: Any, draw: Any = None) -> None:
     """Refuse a tap made on a screen whose draw for the starter has changed since:
-    ``throws`` is the number of the draw's throws it showed (``None`` checks nothing)."""
+    ``throws`` is the number of the draw's throws it showed, ``draw`` the draw's id
+    (``None`` checks nothing): a draw begun since may have as many throws."""
+    if draw is not None and (isinstance(draw, bool) or not isinstance(draw, int)):
+        raise TableError(f"'draw' is the id of the draw shown, not {json_shown(draw)}", 400)
+    if draw is not None and draw != current.id:
+        raise TableError(f"another draw was begun meanwhile (draw {current.id} now, draw "
+                         f"{draw} on this screen): nothing was done; look again and tap "
+                         "again if it is still wanted",
+                         plain="another draw for who starts was begun meanwhile, on this "
+                               "screen or another: nothing was done; look again and tap "
+                               "again if it is still wanted")
     if throws is None:
         return
     if isinstance(throws, bool) or not isinstance(throws, int):
