@@ -401,17 +401,19 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
             raise BadRequest("a correction needs 'reading', 'die' and 'value' (or 'reading' "
                              "and 'remove' or 'add'), or 'action' and 'dice'")
 
-    @post("/api/tray", "tray")
+    # Each may name the calibration's revision its screen showed (``calibration``): a
+    # request held up on the way must not undo what another tablet saved meanwhile.
+    @post("/api/tray", "tray", "calibration")
     def tray(data: dict[str, Any]) -> None:
-        table.set_tray(need(data, "tray"))
+        table.set_tray(need(data, "tray"), data.get("calibration"))
 
-    @post("/api/empty-tray", "take")
+    @post("/api/empty-tray", "take", "calibration")
     def empty_tray(data: dict[str, Any]) -> None:
-        table.take_empty_tray(need(data, "take"))
+        table.take_empty_tray(need(data, "take"), data.get("calibration"))
 
-    @post("/api/die-size", "measure")
+    @post("/api/die-size", "measure", "calibration")
     def measure_die_size(data: dict[str, Any]) -> None:
-        table.measure_die_size(need(data, "measure"))
+        table.measure_die_size(need(data, "measure"), data.get("calibration"))
 
     @post("/api/forget-pictures", "picture", "all", "seen")
     def forget_pictures(data: dict[str, Any]) -> None:

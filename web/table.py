@@ -370,6 +370,10 @@ class Table:
         # these rules), until another game is played; shown on the control page.
         self.not_continued: str | None = None
         self._draw: DrawAtTable | None = None
+        # The revision of the calibration's latest change made on a screen (the tray
+        # marked, taken empty, ...): a tap that names an older one was made before it,
+        # and would undo it. Revisions only rise, so one from before a restart is older.
+        self._calibrated_at = store.revision
         # Draws the first leader of a Pub Chicago game (a test may give a seeded one).
         self.lot: random.Random = random.SystemRandom()
         start = time.perf_counter()
@@ -460,10 +464,11 @@ class Table:
         got = self._camera_thread.latest.latest()
         return got[1] if got is not None else None
 
-    def set_tray(self, points: Any) -> None:
+    def set_tray(self, points: Any, shown: Any = None) -> None:
         """The tray's outline as tapped on the camera's picture (``[[x, y], ...]`` in its
         pixels), or ``None`` to forget it: the reader then ignores what lies outside the
-        tray and checks the dice by its wall for leaning."""
+        tray and checks the dice by its wall for leaning. ``shown``, the calibration's
+        revision the tapping screen showed (:meth:`_calibrate`)."""
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to mark a tray in", 409)
         frame = self.snapshot()
@@ -471,11 +476,12 @@ class Table:
             raise TableError("no camera picture yet: the tray is marked on it", 409)
         height, width = frame.shape[:2]
         calibrator = self._calibrator
-        self._calibrate(lambda: calibrator.set_tray(points, (width, height)))
+        self._calibrate(lambda: calibrator.set_tray(points, (width, height)), shown)
 
-    def take_empty_tray(self, take: Any) -> None:
+    def take_empty_tray(self, take: Any, shown: Any = None) -> None:
         """With ``take`` true, keep the camera's newest frame as the empty tray's picture
-        (the reader then searches only where the tray changed); false forgets it."""
+        (the reader then searches only where the tray changed); false forgets it.
+        ``shown`` as for :meth:`set_tray`."""
         if not isinstance(take, bool):
             raise TableError(f"'take' is true (take the empty tray) or false (forget it), "
                              f"not {json_shown(take)}", 400)
@@ -487,7 +493,7 @@ class Table:
         if take and frame is None:
             raise TableError("no camera picture yet: the empty tray is taken from it", 409)
         calibrator = self._calibrator
-        self._calibrate(lambda: calibrator.take_empty_tray(frame))
+        self._calibrate(lambda: calibrator.take_empty_tray(frame), shown)
 
     def _refuse_stale_picture(self) -> None:
         """Refuse to take the empty tray while the camera gives no picture: its last one
@@ -506,16 +512,17 @@ class Table:
             raise TableError("something is moving in the tray (a hand, a die still rolling): "
                              "the empty tray is taken once nothing moves in it", 409)
 
-    def measure_die_size(self, measure: Any) -> None:
+    def measure_die_size(self, measure: Any, shown: Any = None) -> None:
         """With ``measure`` true, forget the die size and measure it again from the next
-        throws' dice (after changing dice or moving the camera)."""
+        throws' dice (after changing dice or moving the camera). ``shown`` as for
+        :meth:`set_tray`."""
         if measure is not True:
             raise TableError("'measure' is true (measure the dice again), "
                              f"not {json_shown(measure)}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to measure the dice for", 409)
         calibrator = self._calibrator
-        self._calibrate(calibrator.forget_die_size)
+        self._calibrate(calibrator.forget_die_size, shown)
 
     def forget_pictures(self, picture: Any = None, seen: Any = None) -> None:
         """Forget the picture taught on the control page at index ``picture``, or all of
@@ -535,11 +542,15 @@ class Table:
             calibrator.forget_pictures(picture)
         self._calibrate(forget)
 
-    def _calibrate(self, change: Callable[[], None]) -> None:
+    def _calibrate(self, change: Callable[[], None], shown: Any = None) -> None:
         """Make a change to the reader's calibration (which saves it) and tell the screens;
         a refusal changes nothing and answers as its kind says: a tray with dice in it
-        409, a bad value 400, a file that cannot be written 503."""
+        409, a bad value 400, a file that cannot be written 503. ``shown``, the
+        calibration's revision the tapping screen showed (``None`` checks nothing): an
+        outline saved on a tablet whose request was held up must not replace one saved
+        on another tablet meanwhile."""
         with self._lock:
+            _check_calibration_shown(self._calibrated_at, shown)
             try:
                 change()
             except OSError as exc:
@@ -550,7 +561,8 @@ class Table:
                 raise                               # the table's own refusal, as it says
             except ValueError as exc:
                 raise TableError(str(exc), 400) from None
-            self._publish(self.store.bump())
+            self._calibrated_at = self.store.bump()
+            self._publish(self._calibrated_at)
 
     def taught_picture(self, index: int) -> Any:
         """The grey template of the taught picture at ``index``, as the control page shows
@@ -610,7 +622,8 @@ class Table:
                        "empty_tray": self._has_empty_tray(),
                        "empty_tray_stale": self._empty_tray_stale(),
                        "known_dice": self._known_dice(),
-                       "newest_known_dice": self._newest_known(), "die_size": self._die_size()},
+                       "newest_known_dice": self._newest_known(), "die_size": self._die_size(),
+                       "calibration_revision": self._calibrated_at},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "not_continued": self.not_continued,
                       "message": reading.note if waiting and reading is not None else None,
@@ -1938,6 +1951,23 @@ def _check_draw_shown(current: DrawAtTable, throws: Any, draw: Any = None) -> No
                          f"{throws} on this screen): look again and tap once more",
                          plain="the draw changed on another screen: look again and tap "
                                "once more")
+
+
+def _check_calibration_shown(now: int, shown: Any) -> None:
+    """Refuse a change to the calibration made on a screen that showed it at revision
+    ``shown`` (``None``: not said), when it was changed since (revision ``now``)."""
+    if shown is None:
+        return
+    if isinstance(shown, bool) or not isinstance(shown, int):
+        raise TableError("'calibration' is the revision of the calibration shown "
+                         f"(camera.calibration_revision), not {json_shown(shown)}", 400)
+    if shown != now:
+        raise TableError(f"the calibration was changed on another screen meanwhile (revision "
+                         f"{now} now, {shown} on this screen): nothing was saved; look again "
+                         "and tap again if it is still wanted",
+                         plain="the tray was set up again just now, on this screen or "
+                               "another: nothing was saved here; look at it again, and tap "
+                               "again if this is still wanted")
 
 
 def _check_seen(reading: Any, seen: Any) -> None:

@@ -564,7 +564,13 @@ function tapTray(ev) {
 
 // The panel stays open once saved: the next step, taking the tray empty, is below.
 async function saveTray(corners) {
-  if (await post("tray", { tray: corners }, $("calerror"))) showSavedTray();
+  if (await post("tray", { tray: corners, ...calibrationShown() }, $("calerror"))) showSavedTray();
+}
+
+/** The calibration as this page knows it, sent with a change to it: one held up on the
+ * way must not undo the outline (or empty tray) another tablet saved meanwhile. */
+function calibrationShown() {
+  return state ? { calibration: state.camera.calibration_revision } : {};
 }
 
 function closePicker() {
@@ -970,9 +976,9 @@ async function setup() {
   $("trayclose").addEventListener("click", leaveTray);
   document.addEventListener("keydown", closeOnEscape);
   $("diceout").addEventListener("click", () => post("take-dice-out", {}, $("calerror")));
-  $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
-  $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
-  $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true }, $("calerror")));
+  $("emptytake").addEventListener("click", () => post("empty-tray", { take: true, ...calibrationShown() }, $("calerror")));
+  $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false, ...calibrationShown() }, $("calerror")));
+  $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true, ...calibrationShown() }, $("calerror")));
   followState(render, (ok) => {
     connected = ok;
     if (!ok) postsUnderWay.forEach((stop) => stop.abort());  // said as no answer
