@@ -392,15 +392,16 @@ class Table:
         if data is None:
             raise StoreError(f"{self.store.path}: the current game {game_id} is missing")
         try:
-            game = scorer.load_game(data)
+            # Replayed as its actions were checked when stored: a check added since (Card
+            # Chicago's hands, 12f6ed3) refused a game an earlier version took, and the
+            # family could not play it on after an upgrade.
+            game = scorer.load_game(data, stored=True)
         except ValueError as exc:
-            # Every action was checked when it was stored, but by the rules of the version
-            # that stored it: rules made stricter since (Card Chicago's hands, 12f6ed3)
-            # refuse a log an earlier version took. The family's other games must still
-            # open: this one is left as it is, in the database and the history, and named.
-            # A row changed since is told from that by nothing: the copy taken before, the
-            # one to go back to then, is kept aside, where the copies of the games played
-            # from now on cannot replace it.
+            # A log these rules refuse even so (a row changed by hand, a rule changed
+            # otherwise): the family's other games must still open, so this one is left as
+            # it is, in the database and the history, and named. The copy taken before,
+            # the one to go back to then, is kept aside, where the copies of the games
+            # played from now on cannot replace it.
             self.not_continued = (self._not_replayed(game_id, data, exc)
                                   + self.store.copy_hint(self.store.keep_copy_aside()))
             log.warning("%s", self.not_continued)
@@ -413,18 +414,18 @@ class Table:
         self._record_result(game_id, game.state())
 
     def _replayed(self, game_id: int, data: dict[str, Any] | None) -> scorer.Game:
-        """A stored game replayed from its log. Every action was checked when it was
-        stored, so a log that no longer replays is a damaged database, named as such."""
+        """A stored game replayed from its log, as its actions were checked when stored.
+        A log that no longer replays so is a damaged database, named as such."""
         try:
-            return scorer.load_game(data)
+            return scorer.load_game(data, stored=True)
         except ValueError as exc:
             raise StoreError(self._not_replayed(game_id, data, exc)
                              + self.store.copy_hint()) from None
 
     def _not_replayed(self, game_id: int, data: dict[str, Any] | None, why: ValueError) -> str:
         """Why a stored game cannot be replayed, and that it is kept. Its log was checked
-        as it was stored, but by the rules of the version that stored it: a row changed
-        since, or rules made stricter since (Card Chicago's hands, 12f6ed3)."""
+        as it was stored, and is replayed so (``Rules.as_stored``): a row changed since,
+        or a rule changed since otherwise."""
         data = data or {}
         try:
             family = scorer.rules_for(data.get("family")).title
