@@ -262,6 +262,15 @@ class CardChicagoRules(Rules[CardChicagoState]):
     min_players = 2
     max_players = MOST_PLAYERS
 
+    def __init__(self, deal_checked: bool = True) -> None:
+        # Whether a hand, and a trick's card, are checked against what the deal has
+        # shown (scorer.card_chicago_hands, 12f6ed3): the versions before took any hand
+        # typed, and a game they stored is replayed so (as_stored).
+        self.deal_checked = deal_checked
+
+    def as_stored(self) -> "CardChicagoRules":
+        return _AS_STORED
+
     def start(self, players: Sequence[str], options: Mapping[str, Any]) -> CardChicagoState:
         # The first player of the list deals the first deal (GAMEFILE.md).
         seats = list(players)
@@ -313,7 +322,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
         hands = action.get("hands")
         if not isinstance(hands, Mapping):
             raise Refusal("a show needs 'hands': {player: 'AS KS QS JS TS'}")
-        _check_hands(state, number, hands)
+        _check_hands(state, number, hands, self.deal_checked)
 
     def _verify_call(self, state: CardChicagoState, action: Action) -> None:
         deal, player = state.deal, _need_player(action)
@@ -342,7 +351,7 @@ class CardChicagoRules(Rules[CardChicagoState]):
             for trick in deal.tricks:
                 if trick.card == card.code:
                     raise Refusal(f"the card {card.code} already took trick {trick.number}")
-            problem = trick_problem(deal, winner, card)
+            problem = trick_problem(deal, winner, card) if self.deal_checked else None
             if problem is not None:
                 raise Refusal(problem)
         elif len(deal.tricks) == TRICKS - 1 and state.options["last_trick"] == "two_bonus":
@@ -617,10 +626,12 @@ def _may_call(state: CardChicagoState, player: str) -> bool:
     return not need or state.totals[player] >= need
 
 
-def _check_hands(state: CardChicagoState, number: int, hands: Mapping[str, Any]) -> None:
+def _check_hands(state: CardChicagoState, number: int, hands: Mapping[str, Any],
+                 deal_checked: bool = True) -> None:
     """Refuse ``hands`` for show round ``number`` unless each is five cards its player can
     hold: no card in two hands, nor in a hand other than the one it took a trick for, and
-    nothing the deal has shown otherwise (:mod:`scorer.card_chicago_hands`)."""
+    (``deal_checked``) nothing the deal has shown otherwise
+    (:mod:`scorer.card_chicago_hands`)."""
     deal = state.deal
     taken = {t.card: t.winner for t in deal.tricks if t.card is not None}
     seen: dict[Card, str] = {}
@@ -639,7 +650,7 @@ def _check_hands(state: CardChicagoState, number: int, hands: Mapping[str, Any])
             if number == 3 and won_by is not None and won_by != player:
                 raise Refusal(f"the card {card.code} of {player}'s hand took a trick for "
                               f"{won_by}")
-    problem = hands_problem(deal, number, parsed)
+    problem = hands_problem(deal, number, parsed) if deal_checked else None
     if problem is not None:
         raise Refusal(problem)
 
@@ -775,6 +786,7 @@ def help_lines(options: Mapping[str, Any]) -> list[str]:
 
 
 RULES = CardChicagoRules()
+_AS_STORED = CardChicagoRules(deal_checked=False)
 RULES_DEFAULTS = {key: values[0] for key, values in CardChicagoRules.options.items()}
 
 

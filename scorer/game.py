@@ -206,6 +206,9 @@ class Game:
         self._kept: dict[int, bytes] = {}   # a correction's index -> the game before it
         self._snapshot: Snapshot | None = None
         self._state: Any = self.rules.start(self.players, self.options)
+        # The rules an action is checked by: ``rules.as_stored()`` while a stored log is
+        # replayed (load_game), else the rules themselves.
+        self._checking: Rules[Any] = self.rules
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -359,7 +362,7 @@ class Game:
             if action.player not in seated:
                 raise Refusal(f"unknown player {json_shown(action.player)} "
                               f"(players: {', '.join(seated)})")
-        self.rules.verify(state, action)
+        self._checking.verify(state, action)
 
     def _undo_target(self) -> int:
         target = self.undo_target()
@@ -510,8 +513,13 @@ def new_game(family: str, players: Sequence[str], options: Mapping[str, Any] | N
     return Game(family, players, options)
 
 
-def load_game(data: Any) -> Game:
+def load_game(data: Any, stored: bool = False) -> Game:
     """A game from its game file (already parsed JSON), every action replayed and checked.
+
+    ``stored``: the log is one dicetray kept, each action checked as it was stored, by the
+    rules of the version that stored it; it is replayed as those rules checked it
+    (``Rules.as_stored``), so a family's game outlives a check added since. The actions
+    applied after it are checked by every rule.
 
     Raises ``GameFileError`` for a broken file and ``IllegalAction`` (naming the index)
     for an action the rules refuse.
@@ -534,8 +542,13 @@ def load_game(data: Any) -> Game:
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise GameFileError("actions: must be a list")
-    for action in actions:
-        game.apply(action)
+    if stored:
+        game._checking = game.rules.as_stored()
+    try:
+        for action in actions:
+            game.apply(action)
+    finally:
+        game._checking = game.rules
     return game
 
 

@@ -88,3 +88,10 @@ class Rules(ABC, Generic[S]):
     def help(self, options: Mapping[str, Any]) -> list[str]:
         """The rules, options and decisions in force, one line each, for the help text."""
         return []
+
+    def as_stored(self) -> "Rules[S]":
+        """These rules as they checked the actions of a log dicetray stored: a check added
+        since refuses some an earlier version took, and a family's game stored then is
+        replayed without it (``load_game(..., stored=True)``), while each new action is
+        checked by every rule as it comes. By default the rules themselves."""
+        return self

@@ -359,21 +359,23 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
         table.start_draw(family, players, data.get("options"), data.get("after", ...))
         remember_start(family, players, "draw")
 
-    @post("/api/draw/throw", "value", "player")
+    # Each step of a draw may name the draw its screen showed (``draw``, its id): a tap
+    # sent again after the Wi-Fi lost its answer must not act on a draw begun since.
+    @post("/api/draw/throw", "value", "player", "draw")
     def draw_throw(data: dict[str, Any]) -> None:
-        table.draw_throw(need(data, "value"), data.get("player"))
+        table.draw_throw(need(data, "value"), data.get("player"), data.get("draw"))
 
-    @post("/api/draw/take-back", "throws")
+    @post("/api/draw/take-back", "throws", "draw")
     def draw_take_back(data: dict[str, Any]) -> None:
-        table.take_back_draw_throw(data.get("throws"))
+        table.take_back_draw_throw(data.get("throws"), data.get("draw"))
 
-    @post("/api/draw/cancel")
+    @post("/api/draw/cancel", "draw")
     def cancel_draw(data: dict[str, Any]) -> None:
-        table.cancel_draw()
+        table.cancel_draw(data.get("draw"))
 
-    @post("/api/draw/start-game")
+    @post("/api/draw/start-game", "throws", "draw")
     def start_drawn_game(data: dict[str, Any]) -> None:
-        table.start_drawn_game()
+        table.start_drawn_game(data.get("throws"), data.get("draw"))
 
     @post("/api/continue", "game", "after")
     def continue_game(data: dict[str, Any]) -> None:
@@ -400,17 +402,19 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
             raise BadRequest("a correction needs 'reading', 'die' and 'value' (or 'reading' "
                              "and 'remove' or 'add'), or 'action' and 'dice'")
 
-    @post("/api/tray", "tray")
+    # Each may name the calibration's revision its screen showed (``calibration``): a
+    # request held up on the way must not undo what another tablet saved meanwhile.
+    @post("/api/tray", "tray", "calibration")
     def tray(data: dict[str, Any]) -> None:
-        table.set_tray(need(data, "tray"))
+        table.set_tray(need(data, "tray"), data.get("calibration"))
 
-    @post("/api/empty-tray", "take")
+    @post("/api/empty-tray", "take", "calibration")
     def empty_tray(data: dict[str, Any]) -> None:
-        table.take_empty_tray(need(data, "take"))
+        table.take_empty_tray(need(data, "take"), data.get("calibration"))
 
-    @post("/api/die-size", "measure")
+    @post("/api/die-size", "measure", "calibration")
     def measure_die_size(data: dict[str, Any]) -> None:
-        table.measure_die_size(need(data, "measure"))
+        table.measure_die_size(need(data, "measure"), data.get("calibration"))
 
     @post("/api/forget-pictures", "picture", "all", "seen")
     def forget_pictures(data: dict[str, Any]) -> None:
@@ -432,9 +436,9 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def take_dice_out(data: dict[str, Any]) -> None:
         table.take_dice_out()
 
-    @post("/api/roll-for-me", "actions", "game", "throws")
+    @post("/api/roll-for-me", "actions", "game", "throws", "draw")
     def roll_for_me(data: dict[str, Any]) -> None:
-        table.roll_for_me(shown(data), data.get("throws"))
+        table.roll_for_me(shown(data), data.get("throws"), data.get("draw"))
 
     @post("/api/join", "player")
     def join(data: dict[str, Any]) -> None:

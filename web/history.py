@@ -19,8 +19,9 @@ class Scores:
         self._lock = threading.Lock()
 
     def of(self, game: dict[str, Any]) -> list[str]:
-        """``game`` (a row of ``/api/games``) as its players' scores: ["Åsa 60", ...];
-        none for a game these rules no longer replay (the control page names it)."""
+        """``game`` (a row of ``/api/games``) as its players' scores: ["Åsa 60", ...],
+        replayed as it was stored (``load_game``); none for a game these rules no longer
+        replay (the control page names it)."""
         finished = game["finished"]
         with self._lock:
             kept = self._kept.get((game["id"], finished)) if finished else None
@@ -35,7 +36,8 @@ class Scores:
     def _replayed(self, game_id: int) -> list[str]:
         try:
             data = self.store.game_file(game_id)
-            players = [] if data is None else scorer.load_game(data).state()["players"]
+            players = ([] if data is None
+                       else scorer.load_game(data, stored=True).state()["players"])
         except (ValueError, StoreError):
             return []
         return [score_words(p) for p in players]

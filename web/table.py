@@ -203,12 +203,15 @@ class DrawAtTable:
     family: str
     options: Any
     draw: StarterDraw
+    id: int
+    """The revision the draw began at: a tap names the draw it was made on, and the
+    revisions only rise (after a restart too), so no later draw has its id."""
     note: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The draw as the screens draw it (``StarterDraw.to_json``), with the family and
-        the note."""
-        return {"family": self.family, **self.draw.to_json(), "note": self.note,
+        """The draw as the screens draw it (``StarterDraw.to_json``), with the family, its
+        id and the note."""
+        return {"family": self.family, "id": self.id, **self.draw.to_json(), "note": self.note,
                 "throws": len(self.draw.throws)}
 
 
@@ -367,6 +370,10 @@ class Table:
         # these rules), until another game is played; shown on the control page.
         self.not_continued: str | None = None
         self._draw: DrawAtTable | None = None
+        # The revision of the calibration's latest change made on a screen (the tray
+        # marked, taken empty, ...): a tap that names an older one was made before it,
+        # and would undo it. Revisions only rise, so one from before a restart is older.
+        self._calibrated_at = store.revision
         # Draws the first leader of a Pub Chicago game (a test may give a seeded one).
         self.lot: random.Random = random.SystemRandom()
         start = time.perf_counter()
@@ -385,15 +392,16 @@ class Table:
         if data is None:
             raise StoreError(f"{self.store.path}: the current game {game_id} is missing")
         try:
-            game = scorer.load_game(data)
+            # Replayed as its actions were checked when stored: a check added since (Card
+            # Chicago's hands, 12f6ed3) refused a game an earlier version took, and the
+            # family could not play it on after an upgrade.
+            game = scorer.load_game(data, stored=True)
         except ValueError as exc:
-            # Every action was checked when it was stored, but by the rules of the version
-            # that stored it: rules made stricter since (Card Chicago's hands, 12f6ed3)
-            # refuse a log an earlier version took. The family's other games must still
-            # open: this one is left as it is, in the database and the history, and named.
-            # A row changed since is told from that by nothing: the copy taken before, the
-            # one to go back to then, is kept aside, where the copies of the games played
-            # from now on cannot replace it.
+            # A log these rules refuse even so (a row changed by hand, a rule changed
+            # otherwise): the family's other games must still open, so this one is left as
+            # it is, in the database and the history, and named. The copy taken before,
+            # the one to go back to then, is kept aside, where the copies of the games
+            # played from now on cannot replace it.
             self.not_continued = (self._not_replayed(game_id, data, exc)
                                   + self.store.copy_hint(self.store.keep_copy_aside()))
             log.warning("%s", self.not_continued)
@@ -406,18 +414,18 @@ class Table:
         self._record_result(game_id, game.state())
 
     def _replayed(self, game_id: int, data: dict[str, Any] | None) -> scorer.Game:
-        """A stored game replayed from its log. Every action was checked when it was
-        stored, so a log that no longer replays is a damaged database, named as such."""
+        """A stored game replayed from its log, as its actions were checked when stored.
+        A log that no longer replays so is a damaged database, named as such."""
         try:
-            return scorer.load_game(data)
+            return scorer.load_game(data, stored=True)
         except ValueError as exc:
             raise StoreError(self._not_replayed(game_id, data, exc)
                              + self.store.copy_hint()) from None
 
     def _not_replayed(self, game_id: int, data: dict[str, Any] | None, why: ValueError) -> str:
         """Why a stored game cannot be replayed, and that it is kept. Its log was checked
-        as it was stored, but by the rules of the version that stored it: a row changed
-        since, or rules made stricter since (Card Chicago's hands, 12f6ed3)."""
+        as it was stored, and is replayed so (``Rules.as_stored``): a row changed since,
+        or a rule changed since otherwise."""
         data = data or {}
         try:
             family = scorer.rules_for(data.get("family")).title
@@ -457,10 +465,11 @@ class Table:
         got = self._camera_thread.latest.latest()
         return got[1] if got is not None else None
 
-    def set_tray(self, points: Any) -> None:
+    def set_tray(self, points: Any, shown: Any = None) -> None:
         """The tray's outline as tapped on the camera's picture (``[[x, y], ...]`` in its
         pixels), or ``None`` to forget it: the reader then ignores what lies outside the
-        tray and checks the dice by its wall for leaning."""
+        tray and checks the dice by its wall for leaning. ``shown``, the calibration's
+        revision the tapping screen showed (:meth:`_calibrate`)."""
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to mark a tray in", 409)
         frame = self.snapshot()
@@ -468,11 +477,12 @@ class Table:
             raise TableError("no camera picture yet: the tray is marked on it", 409)
         height, width = frame.shape[:2]
         calibrator = self._calibrator
-        self._calibrate(lambda: calibrator.set_tray(points, (width, height)))
+        self._calibrate(lambda: calibrator.set_tray(points, (width, height)), shown)
 
-    def take_empty_tray(self, take: Any) -> None:
+    def take_empty_tray(self, take: Any, shown: Any = None) -> None:
         """With ``take`` true, keep the camera's newest frame as the empty tray's picture
-        (the reader then searches only where the tray changed); false forgets it."""
+        (the reader then searches only where the tray changed); false forgets it.
+        ``shown`` as for :meth:`set_tray`."""
         if not isinstance(take, bool):
             raise TableError(f"'take' is true (take the empty tray) or false (forget it), "
                              f"not {json_shown(take)}", 400)
@@ -484,7 +494,7 @@ class Table:
         if take and frame is None:
             raise TableError("no camera picture yet: the empty tray is taken from it", 409)
         calibrator = self._calibrator
-        self._calibrate(lambda: calibrator.take_empty_tray(frame))
+        self._calibrate(lambda: calibrator.take_empty_tray(frame), shown)
 
     def _refuse_stale_picture(self) -> None:
         """Refuse to take the empty tray while the camera gives no picture: its last one
@@ -503,16 +513,17 @@ class Table:
             raise TableError("something is moving in the tray (a hand, a die still rolling): "
                              "the empty tray is taken once nothing moves in it", 409)
 
-    def measure_die_size(self, measure: Any) -> None:
+    def measure_die_size(self, measure: Any, shown: Any = None) -> None:
         """With ``measure`` true, forget the die size and measure it again from the next
-        throws' dice (after changing dice or moving the camera)."""
+        throws' dice (after changing dice or moving the camera). ``shown`` as for
+        :meth:`set_tray`."""
         if measure is not True:
             raise TableError("'measure' is true (measure the dice again), "
                              f"not {json_shown(measure)}", 400)
         if self._calibrator is None:
             raise TableError("this table keeps no calibration to measure the dice for", 409)
         calibrator = self._calibrator
-        self._calibrate(calibrator.forget_die_size)
+        self._calibrate(calibrator.forget_die_size, shown)
 
     def forget_pictures(self, picture: Any = None, seen: Any = None) -> None:
         """Forget the picture taught on the control page at index ``picture``, or all of
@@ -532,11 +543,15 @@ class Table:
             calibrator.forget_pictures(picture)
         self._calibrate(forget)
 
-    def _calibrate(self, change: Callable[[], None]) -> None:
+    def _calibrate(self, change: Callable[[], None], shown: Any = None) -> None:
         """Make a change to the reader's calibration (which saves it) and tell the screens;
         a refusal changes nothing and answers as its kind says: a tray with dice in it
-        409, a bad value 400, a file that cannot be written 503."""
+        409, a bad value 400, a file that cannot be written 503. ``shown``, the
+        calibration's revision the tapping screen showed (``None`` checks nothing): an
+        outline saved on a tablet whose request was held up must not replace one saved
+        on another tablet meanwhile."""
         with self._lock:
+            _check_calibration_shown(self._calibrated_at, shown)
             try:
                 change()
             except OSError as exc:
@@ -547,7 +562,8 @@ class Table:
                 raise                               # the table's own refusal, as it says
             except ValueError as exc:
                 raise TableError(str(exc), 400) from None
-            self._publish(self.store.bump())
+            self._calibrated_at = self.store.bump()
+            self._publish(self._calibrated_at)
 
     def taught_picture(self, index: int) -> Any:
         """The grey template of the taught picture at ``index``, as the control page shows
@@ -608,7 +624,8 @@ class Table:
                        "empty_tray": self._has_empty_tray(),
                        "empty_tray_stale": self._empty_tray_stale(),
                        "known_dice": self._known_dice(),
-                       "newest_known_dice": self._newest_known(), "die_size": self._die_size()},
+                       "newest_known_dice": self._newest_known(), "die_size": self._die_size(),
+                       "calibration_revision": self._calibrated_at},
             "table": {"game_id": self.game_id, "demo": self.demo, "waiting": waiting,
                       "not_continued": self.not_continued,
                       "message": reading.note if waiting and reading is not None else None,
@@ -859,14 +876,18 @@ class Table:
                                  f"(RULES.md §1), not {json_shown(family)}", 400)
             players = _new_game(family, seat_names(players), options).to_file()["players"]
             draw = _drawn(lambda: StarterDraw(tuple(players)))
-            self._set_draw(DrawAtTable(family, options, draw))
+            revision = self.store.bump()
+            self._draw = DrawAtTable(family, options, draw, id=revision)
+            self._publish(revision)
 
-    def draw_throw(self, value: Any, player: Any = None) -> None:
+    def draw_throw(self, value: Any, player: Any = None, draw: Any = None) -> None:
         """One die thrown in the draw, entered by hand: ``value`` for the player who
         throws now. With ``player`` (whom the tapping screen showed throwing), a tap made
-        after another screen or the camera moved the draw on is refused."""
+        after another screen or the camera moved the draw on is refused; with ``draw``
+        (the id of the draw shown), one made on a draw that is over."""
         with self._lock:
             current = self._need_draw()
+            _check_draw_shown(current, None, draw)
             thrower = current.draw.thrower
             after = _drawn(lambda: current.draw.throw(value))
             if player is not None and player != thrower:
@@ -876,33 +897,40 @@ class Table:
                                        "again and tap once more")
             self._set_draw(replace(current, draw=after, note=None))
 
-    def take_back_draw_throw(self, throws: Any = None) -> None:
+    def take_back_draw_throw(self, throws: Any = None, draw: Any = None) -> None:
         """Take back the draw's latest throw (a misread or a mis-tap). ``throws``, the
         number of throws the tapping screen showed: two tablets tapping "Take back" for
-        one wrong throw take back one."""
+        one wrong throw take back one. ``draw``, the id of the draw it showed."""
         with self._lock:
             current = self._need_draw()
-            _check_draw_shown(current, throws)
+            _check_draw_shown(current, throws, draw)
             self._set_draw(replace(current, draw=_drawn(current.draw.take_back), note=None))
 
-    def cancel_draw(self) -> None:
-        """Drop the draw: no game is started, and the start form shows again."""
+    def cancel_draw(self, draw: Any = None) -> None:
+        """Drop the draw: no game is started, and the start form shows again. ``draw``, the
+        id of the draw the tapping screen showed: a Cancel sent again after the Wi-Fi lost
+        its answer must not cancel a draw begun since."""
         with self._lock:
-            self._need_draw()
+            _check_draw_shown(self._need_draw(), None, draw)
             self._draw = None
             self._publish(self.store.bump())
 
-    def start_drawn_game(self) -> None:
+    def start_drawn_game(self, throws: Any = None, draw: Any = None) -> None:
         """Start the drawn game, exactly as if its list had been typed beginning with the
-        starter (seat order kept)."""
+        starter (seat order kept). ``draw`` and ``throws``, the draw as the tapping screen
+        showed it: a tap sent again must not start a game from a draw begun since."""
         with self._lock:
             current = self._need_draw()
+            _check_draw_shown(current, throws, draw)
             seating = _drawn(current.draw.seating)
             self._start_game(current.family, list(seating), current.options)
 
     def _need_draw(self) -> DrawAtTable:
         if self._draw is None:
-            raise TableError("no draw for the starting player is under way")
+            # Most often a tap sent again, its answer lost, that did end the draw.
+            raise TableError("no draw for the starting player is under way",
+                             plain="the draw for who starts is over: it was cancelled, or "
+                                   "its game started, on this screen or another")
         return self._draw
 
     def _refuse_during_draw(self) -> None:
@@ -1355,18 +1383,18 @@ class Table:
         # The watcher sees the dice go and then an empty tray, which it reports as nothing.
         self.camera.roll(count=0)
 
-    def roll_for_me(self, shown: Any = None, throws: Any = None) -> None:
+    def roll_for_me(self, shown: Any = None, throws: Any = None, draw: Any = None) -> None:
         """Throw the simulated tray's dice (only the sim camera can): one die in a draw for
         the starter, else the dice of the game's next throw. ``shown`` (the game's number
-        of actions) or, in a draw, ``throws`` (its number of throws), as the tapping
-        screen showed them: a tap sent again after its answer was lost, once its throw
-        is scored, is refused instead of throwing for the next player too."""
+        of actions) or, in a draw, ``throws`` (its number of throws) and ``draw`` (its id),
+        as the tapping screen showed them: a tap sent again after its answer was lost,
+        once its throw is scored, is refused instead of throwing for the next player too."""
         with self._lock:
             count = self._dice_due()
             if not self._camera_status["can_roll"]:
                 raise TableError("roll for me needs the simulated tray (dicetray serve --camera sim)")
             if self._draw is not None:
-                _check_draw_shown(self._draw, throws)
+                _check_draw_shown(self._draw, throws, draw)
             else:
                 _check_shown(self._need_game(), shown, self.game_id)
             self._rolled_at = time.monotonic()
@@ -1922,9 +1950,19 @@ def _check_game_shown(game_id: int | None, shown: Any) -> None:
                          "again and tap again if it is still wanted")
 
 
-def _check_draw_shown(current: DrawAtTable, throws: Any) -> None:
+def _check_draw_shown(current: DrawAtTable, throws: Any, draw: Any = None) -> None:
     """Refuse a tap made on a screen whose draw for the starter has changed since:
-    ``throws`` is the number of the draw's throws it showed (``None`` checks nothing)."""
+    ``throws`` is the number of the draw's throws it showed, ``draw`` the draw's id
+    (``None`` checks nothing): a draw begun since may have as many throws."""
+    if draw is not None and (isinstance(draw, bool) or not isinstance(draw, int)):
+        raise TableError(f"'draw' is the id of the draw shown, not {json_shown(draw)}", 400)
+    if draw is not None and draw != current.id:
+        raise TableError(f"another draw was begun meanwhile (draw {current.id} now, draw "
+                         f"{draw} on this screen): nothing was done; look again and tap "
+                         "again if it is still wanted",
+                         plain="another draw for who starts was begun meanwhile, on this "
+                               "screen or another: nothing was done; look again and tap "
+                               "again if it is still wanted")
     if throws is None:
         return
     if isinstance(throws, bool) or not isinstance(throws, int):
@@ -1936,6 +1974,23 @@ def _check_draw_shown(current: DrawAtTable, throws: Any) -> None:
                          f"{throws} on this screen): look again and tap once more",
                          plain="the draw changed on another screen: look again and tap "
                                "once more")
+
+
+def _check_calibration_shown(now: int, shown: Any) -> None:
+    """Refuse a change to the calibration made on a screen that showed it at revision
+    ``shown`` (``None``: not said), when it was changed since (revision ``now``)."""
+    if shown is None:
+        return
+    if isinstance(shown, bool) or not isinstance(shown, int):
+        raise TableError("'calibration' is the revision of the calibration shown "
+                         f"(camera.calibration_revision), not {json_shown(shown)}", 400)
+    if shown != now:
+        raise TableError(f"the calibration was changed on another screen meanwhile (revision "
+                         f"{now} now, {shown} on this screen): nothing was saved; look again "
+                         "and tap again if it is still wanted",
+                         plain="the tray was set up again just now, on this screen or "
+                               "another: nothing was saved here; look at it again, and tap "
+                               "again if this is still wanted")
 
 
 def _check_seen(reading: Any, seen: Any) -> None:

@@ -457,6 +457,29 @@ def test_an_outline_saved_on_another_tablet_is_not_put_back_by_one_opened_before
         assert saved is not None and _within_a_pixel(saved, new)
 
 
+def test_an_outline_saved_late_does_not_replace_one_saved_on_another_tablet_meanwhile(
+        browser: Any, tmp_path: Path) -> None:
+    """A tablet's "Save the outline" held up by the Wi-Fi reached the table after another
+    tablet had saved its outline, and put the first tablet's over it unasked."""
+    from calibration import load_calibration
+
+    with _marking_a_marked_tray(browser, tmp_path) as (server, page):
+        held: list[Any] = []
+        page.route("**/api/tray", lambda route: held.append(route))
+        _tap_corners(page, [(40, 30), (290, 30), (290, 210), (40, 210)])
+        page.click("#traysave")
+        while not held:                         # the request is on its way, held up
+            page.wait_for_timeout(20)
+        other = ((60.0, 40.0), (280.0, 40.0), (280.0, 200.0), (60.0, 200.0))
+        server.table.set_tray([list(p) for p in other])        # saved on another tablet
+        held[0].continue_()
+        page.wait_for_function("document.querySelector('#calerror').textContent !== ''")
+        assert page.inner_text("#calerror") == (
+            "the tray was set up again just now, on this screen or another: nothing was "
+            "saved here; look at it again, and tap again if this is still wanted")
+        assert load_calibration(tmp_path / "calibration.json").tray == other
+
+
 def _open_tray_panel(browser: Any, server: Any, size: tuple[int, int] = (1024, 900)) -> Any:
     """A control page of ``server`` at ``size`` with "Mark the tray" tapped, its picture
     loaded; no dialog is answered for the caller."""

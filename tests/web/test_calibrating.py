@@ -485,6 +485,49 @@ def test_a_bad_tray_outline_is_refused_and_changes_nothing(
     assert camera_api.post("/api/tray", json={}).status_code == 400   # no 'tray' at all
 
 
+LATE_CALIBRATION_WORDS = ("the tray was set up again just now, on this screen or another: "
+                          "nothing was saved here; look at it again, and tap again if this "
+                          "is still wanted")
+
+
+@pytest.mark.parametrize(("route", "body"), [
+    ("tray", {"tray": [[1, 1], [6, 1], [6, 6], [1, 6]]}),
+    ("tray", {"tray": None}),
+    ("empty-tray", {"take": False}),
+    ("die-size", {"measure": True}),
+])
+def test_a_calibration_change_held_up_on_the_way_does_not_undo_one_saved_since(
+        camera_api: Any, calibrator: Calibrator, route: str, body: dict[str, Any]) -> None:
+    """A tablet's request held up by the Wi-Fi reached the table after another tablet
+    saved a new outline (and took the tray empty), and put its own over them."""
+    shown = camera_api.get("/api/state").get_json()["camera"]["calibration_revision"]
+    newer = [[2, 2], [7, 2], [7, 7], [2, 7]]
+    assert camera_api.post("/api/tray", json={"tray": newer, "calibration": shown}).status_code == 200
+    now = camera_api.post("/api/empty-tray", json={"take": True}).get_json()
+    before = camera_api.get("/api/state").get_json()
+    assert before["camera"]["calibration_revision"] == now["camera"]["calibration_revision"] != shown
+
+    resp = camera_api.post(f"/api/{route}", json=body | {"calibration": shown})
+    assert resp.status_code == 409
+    assert "the calibration was changed on another screen meanwhile" in resp.get_json()["error"]
+    assert resp.get_json()["plain"] == LATE_CALIBRATION_WORDS
+    assert camera_api.get("/api/state").get_json() == before
+    saved = load_calibration(calibrator.path)
+    assert saved.tray == tuple(tuple(p) for p in newer) and saved.background is not None
+    # Made on the calibration as it is now, the same change is done.
+    resp = camera_api.post(f"/api/{route}", json=body | {
+        "calibration": before["camera"]["calibration_revision"]})
+    assert resp.status_code == 200, resp.get_json()
+
+
+def test_a_calibration_revision_that_is_no_number_is_refused_by_name(
+        camera_api: Any, calibrator: Calibrator) -> None:
+    resp = camera_api.post("/api/tray", json={"tray": None, "calibration": "3"})
+    assert resp.status_code == 400
+    assert "'calibration' is the revision of the calibration shown" in resp.get_json()["error"]
+    assert not calibrator.path.exists()
+
+
 def test_without_a_camera_there_is_no_tray_to_mark(api: Any, calibrator: Calibrator) -> None:
     out = api.post("tray", {"tray": [[0, 0], [8, 0], [8, 8]]}, status=409)
     assert "no camera picture" in out["error"]

@@ -158,6 +158,8 @@ def test_the_start_form_remembers_the_draw_was_chosen(api: Any) -> None:
     (["draw"], "draw/take-back", {}, 409, "no throw to take back"),
     (["draw"], "draw/start-game", {}, 409, "nobody starts yet"),
     (["draw", 6, 1, 1], "draw/throw", {"value": 4}, 409, "Aino starts already"),
+    (["draw"], "draw/cancel", {"draw": "1"}, 400, "'draw' is the id of the draw shown"),
+    (["draw"], "draw/start-game", {"draw": True}, 400, "'draw' is the id of the draw shown"),
 ])
 def test_bad_draw_requests_say_why_and_change_nothing(
         api: Any, setup: list[Any], path: str, body: dict[str, Any], status: int,

@@ -63,6 +63,63 @@ def test_a_draw_started_over_a_game_another_screen_just_started_is_refused(api: 
             "was started just now, on this screen or another")
 
 
+def _drawn_to_a_starter(api: Any, players: list[str]) -> dict[str, Any]:
+    """A draw begun for ``players`` and thrown until the first of them starts."""
+    api.post("draw", {"family": "sum_chicago", "players": players})
+    for value in [6] + [1] * (len(players) - 1):
+        api.post("draw/throw", {"value": value})
+    draw: dict[str, Any] = api.state()["draw"]
+    return draw
+
+
+def test_a_draw_cancel_sent_again_does_not_cancel_a_draw_begun_since(api: Any) -> None:
+    first = api.post("draw", {"family": "sum_chicago", "players": ["Ann", "Bob"]})["draw"]
+    api.post("draw/cancel", {"draw": first["id"]})        # its answer lost on the way
+    second = api.post("draw", {"family": "sum_chicago", "players": ["Cy", "Dee"]})["draw"]
+    assert second["id"] != first["id"]
+    before = api.state()
+    out = api.post("draw/cancel", {"draw": first["id"]}, status=409)
+    assert "another draw was begun meanwhile" in out["error"]
+    assert out["plain"] == ("another draw for who starts was begun meanwhile, on this screen "
+                            "or another: nothing was done; look again and tap again if it is "
+                            "still wanted")
+    assert api.state() == before and before["draw"]["players"] == ["Cy", "Dee"]
+
+
+def test_start_the_game_sent_again_does_not_start_a_draw_begun_since(api: Any) -> None:
+    first = _drawn_to_a_starter(api, ["Ann", "Bob"])
+    api.post("draw/start-game", {"draw": first["id"], "throws": first["throws"]})
+    second = _drawn_to_a_starter(api, ["Cy", "Dee"])
+    assert second["throws"] == first["throws"]          # the throws alone cannot tell
+    refused(api, "draw/start-game", {"draw": first["id"], "throws": first["throws"]},
+            "another draw was begun meanwhile")
+    assert api.state()["draw"]["starter"] == "Cy"
+    games = api.client.get("/api/games").get_json()
+    assert [g["players"] for g in games] == [["Ann", "Bob"]]
+
+
+@pytest.mark.parametrize(("route", "body"), [
+    ("draw/throw", {"value": 4}),
+    ("draw/take-back", {}),
+])
+def test_a_draw_tap_made_on_a_draw_that_is_over_is_refused(
+        api: Any, route: str, body: dict[str, Any]) -> None:
+    first = api.post("draw", {"family": "sum_chicago", "players": ["Ann", "Bob"]})["draw"]
+    api.post("draw/cancel", {"draw": first["id"]})
+    api.post("draw", {"family": "sum_chicago", "players": ["Cy", "Dee"]})
+    api.post("draw/throw", {"value": 3})
+    refused(api, route, body | {"draw": first["id"]}, "another draw was begun meanwhile")
+
+
+def test_a_draw_tap_sent_again_once_the_draw_is_over_says_so_plainly(api: Any) -> None:
+    drawn = _drawn_to_a_starter(api, ["Ann", "Bob"])
+    api.post("draw/start-game", {"draw": drawn["id"], "throws": drawn["throws"]})
+    for route in ("draw/start-game", "draw/cancel"):
+        out = api.post(route, {"draw": drawn["id"]}, status=409)
+        assert out["plain"] == ("the draw for who starts is over: it was cancelled, or its "
+                                "game started, on this screen or another")
+
+
 def test_a_game_continued_from_a_stale_history_page_is_refused(api: Any) -> None:
     api.start(["Aino", "Bertil"])
     first = api.state()["table"]["game_id"]
@@ -137,6 +194,8 @@ def _posted(page: Any, route: str, tap: Any) -> dict[str, Any]:
 def test_the_pages_send_what_they_showed_with_each_guarded_tap(browser: Any, tmp_path: Any) -> None:
     from web.live import LiveServer
 
+    from waiting import wait_for
+
     with LiveServer(tmp_path / "data") as server:
         server.table.new_game("sum_chicago", ["Aino", "Bertil"])
         first = server.table.game_id
@@ -163,8 +222,24 @@ def test_the_pages_send_what_they_showed_with_each_guarded_tap(browser: Any, tmp
         server.table.draw_throw(5)
         page.goto(server.url + "/control")
         page.wait_for_selector("#drawtakeback", state="visible")
+        drawn = server.table.state()["draw"]["id"]
         body = _posted(page, "draw/take-back", lambda: page.click("#drawtakeback"))
-        assert body == {"throws": 2}
+        assert body == {"draw": drawn, "throws": 2}
+        page.wait_for_selector("[data-drawvalue]")
+        body = _posted(page, "draw/throw", lambda: page.click("[data-drawvalue='1']"))
+        assert body == {"value": 1, "player": "Bob", "draw": drawn}
+        wait_for(lambda: server.table.state()["draw"]["thrower"] == "Cy")
+        server.table.draw_throw(2)                      # Cy's: Ann starts
+        page.wait_for_selector("#drawstart", state="visible")
+        body = _posted(page, "draw/start-game", lambda: page.click("#drawstart"))
+        assert body == {"draw": drawn, "throws": 3}
+
+        wait_for(lambda: server.table.state()["draw"] is None)     # the game started
+        server.table.start_draw("sum_chicago", ["Ann", "Bob"])
+        drawn = server.table.state()["draw"]["id"]
+        page.wait_for_function(f"() => state && state.draw && state.draw.id === {drawn}")
+        body = _posted(page, "draw/cancel", lambda: page.click("#drawcancel"))
+        assert body == {"draw": drawn}
         page.close()
 
 
@@ -220,6 +295,11 @@ def test_roll_for_me_sent_again_after_its_throw_was_scored_is_refused(data_dir: 
         api.post("roll-for-me", {"throws": 0})
         wait_for(lambda: api.state()["draw"]["throws"] == 1)
         refused(api, "roll-for-me", {"throws": 0}, "the draw changed on another screen")
+        # A draw begun since, at as many throws, is another draw.
+        first = api.state()["draw"]["id"]
+        api.post("draw/cancel")
+        api.post("draw", {"family": "sum_chicago", "players": ["Ann", "Bob"], "after": None})
+        refused(api, "roll-for-me", {"throws": 0, "draw": first}, "another draw was begun")
 
         api.post("draw/cancel")
         api.post("games", {"family": "sum_chicago", "players": ["Ann", "Bob"],
@@ -244,7 +324,8 @@ def test_roll_for_me_on_the_control_page_says_what_its_screen_showed(
         page = browser.new_page(viewport={"width": 800, "height": 1280})
         page.goto(server.url + "/control")
         page.wait_for_selector("#drawroll", state="visible")
-        assert _posted(page, "roll-for-me", lambda: page.click("#drawroll")) == {"throws": 1}
+        assert _posted(page, "roll-for-me", lambda: page.click("#drawroll")) == {
+            "draw": server.table.state()["draw"]["id"], "throws": 1}
         server.table.cancel_draw()
         server.table.new_game("sum_chicago", ["Ann", "Bob"])
         server.table.hand_roll([1, 1])

@@ -4,6 +4,7 @@ Each fixture is written here the way that version wrote it: its tables, its rows
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 from pathlib import Path
@@ -44,11 +45,19 @@ _OLD_CARD_ACTIONS: list[dict[str, Any]] = [
     {"type": "exchange", "player": "Bertil", "count": 1},
 ]
 _PLAYERS = ["Aino", "Bertil", "Cecilia"]
+# The same game with a row changed by hand since: Cecilia's first hand holds Bertil's KS,
+# which no version took. These rules replay it as stored no more than any version did.
+_CHANGED_BY_HAND = [*_OLD_CARD_ACTIONS[:3],
+                    {"type": "show", "round": 1, "hands": {"Bertil": "KS KH 7D 4C 2S",
+                                                           "Cecilia": "KS QH QD 5C 3S"}},
+                    *_OLD_CARD_ACTIONS[4:]]
 
 
-def _old_folder(data_dir: Path, *, current: int) -> None:
+def _old_folder(data_dir: Path, *, current: int,
+                card_actions: list[dict[str, Any]] = _OLD_CARD_ACTIONS) -> None:
     """A data folder as the first versions left it: a finished Sum Chicago game (1) and
-    an unfinished Card Chicago game (2) its rules then took."""
+    an unfinished Card Chicago game (2) of ``card_actions``, by default one its rules
+    then took."""
     data_dir.mkdir(parents=True)
     db = sqlite3.connect(data_dir / "dicetray.sqlite3")
     db.executescript(_OLD_SCHEMA)
@@ -62,7 +71,7 @@ def _old_folder(data_dir: Path, *, current: int) -> None:
                     1796300000.0 + idx))
     db.execute("INSERT INTO games VALUES (2, 'card_chicago', '{}', ?, 1796300200.0, NULL, NULL)",
                (json.dumps(_PLAYERS),))
-    for idx, action in enumerate(_OLD_CARD_ACTIONS):
+    for idx, action in enumerate(card_actions):
         db.execute("INSERT INTO actions VALUES (2, ?, ?, ?)",
                    (idx, json.dumps(action), 1796300200.0 + idx))
     db.commit()
@@ -90,24 +99,33 @@ class Api:
         return data
 
 
+@contextlib.contextmanager
+def _opened(data_dir: Path) -> Iterator[Api]:
+    """The appliance opened on ``data_dir``, as after an upgrade."""
+    store = Store(data_dir)
+    table = Table(store)
+    try:
+        yield Api(table)
+    finally:
+        table.stop()
+        store.close()
+
+
 @pytest.fixture
 def old_current(tmp_path: Path) -> Iterator[Api]:
     data_dir = tmp_path / "data"
-    _old_folder(data_dir, current=2)
-    store = Store(data_dir)
-    table = Table(store)     # refused the whole appliance before: "game 2 cannot be replayed"
-    yield Api(table)
-    table.stop()
-    store.close()
+    _old_folder(data_dir, current=2, card_actions=_CHANGED_BY_HAND)
+    with _opened(data_dir) as api:  # refused the whole appliance once: "cannot be replayed"
+        yield api
 
 
-def test_a_current_game_an_earlier_version_took_does_not_stop_the_appliance(
+def test_a_current_game_these_rules_cannot_replay_does_not_stop_the_appliance(
         old_current: Api) -> None:
     s = old_current.state()
     assert s["game"] is None and s["table"]["game_id"] is None
     said = s["table"]["not_continued"]
     assert said.startswith(f"{old_current.table.store.path}: game 2 cannot be replayed: "
-                           "action 7 (show): Cecilia's hand")
+                           "action 3 (show): the card KS is in the hands of both")
     assert "(Card Chicago: Aino, Bertil, Cecilia) is kept as it is, in the history" in said
     assert said.endswith("row was changed since)")          # no copy taken here
     for page in ("/", "/control", "/history"):
@@ -117,7 +135,7 @@ def test_a_current_game_an_earlier_version_took_does_not_stop_the_appliance(
     assert games[2]["players"] == _PLAYERS and games[2]["finished"] is None
     assert games[1]["winner"] == "Aino" and games[1]["finished"] is not None
     file = old_current.client.get("/api/games/2/file").get_json()
-    assert file["actions"] == _OLD_CARD_ACTIONS
+    assert file["actions"] == _CHANGED_BY_HAND
     # The family plays on: a new game, a throw.
     old_current.post("games", {"family": "sum_chicago", "players": ["Aino", "Bertil"]})
     s = old_current.post("roll", {"dice": [1, 1]})
@@ -126,20 +144,56 @@ def test_a_current_game_an_earlier_version_took_does_not_stop_the_appliance(
 
 def test_continuing_such_a_game_from_the_history_is_refused_saying_it_is_kept(tmp_path: Path) -> None:
     data_dir = tmp_path / "data"
-    _old_folder(data_dir, current=1)
-    store = Store(data_dir)
-    table = Table(store)
-    try:
-        api = Api(table)
+    _old_folder(data_dir, current=1, card_actions=_CHANGED_BY_HAND)
+    with _opened(data_dir) as api:
         out = api.post("continue", {"game": 2}, status=503)
-        assert out["error"].startswith(f"{store.path}: game 2 cannot be replayed: action 7 "
-                                       "(show): Cecilia's hand")
+        assert out["error"].startswith(f"{api.table.store.path}: game 2 cannot be replayed: "
+                                       "action 3 (show): the card KS is in the hands of both")
         assert "is kept as it is, in the history" in out["error"]
         assert api.state()["table"]["game_id"] == 1
-        assert api.client.get("/api/games/2/file").get_json()["actions"] == _OLD_CARD_ACTIONS
-    finally:
-        table.stop()
-        store.close()
+        assert api.client.get("/api/games/2/file").get_json()["actions"] == _CHANGED_BY_HAND
+
+
+# Where the old Card Chicago game stands: Aino 8 and Cecilia 3 from the shows, and
+# Cecilia, then Aino, still to exchange for the third time.
+_OLD_SCORES = {"Aino": 8, "Bertil": 0, "Cecilia": 3}
+
+
+def _scores(state: dict[str, Any]) -> dict[str, int]:
+    return {p["name"]: p["score"] for p in state["game"]["players"]}
+
+
+def test_a_card_chicago_game_from_before_the_hand_checks_plays_on_after_the_upgrade(
+        tmp_path: Path) -> None:
+    """Cecilia's 5S in round 2 (she exchanged no card) was taken by every version before
+    the hand checks; after the upgrade the game could not be continued at all."""
+    data_dir = tmp_path / "data"
+    _old_folder(data_dir, current=2)
+    with _opened(data_dir) as api:
+        s = api.state()
+        assert s["table"]["game_id"] == 2 and s["table"]["not_continued"] is None
+        assert _scores(s) == _OLD_SCORES and s["game"]["next"]["player"] == "Cecilia"
+        api.post("action", {"type": "exchange", "player": "Cecilia", "count": 0})
+        api.post("action", {"type": "exchange", "player": "Aino", "count": 0})
+        # A new action is checked by every rule: Cecilia kept her hand of round 2.
+        out = api.post("action", {"type": "trick", "winner": "Aino", "card": "QS"}, status=409)
+        assert "QS is in Cecilia's hand (shown in round 2" in out["error"]
+        api.post("action", {"type": "trick", "winner": "Aino", "card": "8H"})
+    with _opened(data_dir) as api:                  # and after a restart, as it was left
+        s = api.state()
+        assert s["table"]["game_id"] == 2 and s["game"]["actions"] == len(_OLD_CARD_ACTIONS) + 3
+        assert _scores(s) == _OLD_SCORES and s["table"]["not_continued"] is None
+        assert api.client.get("/api/games/2/file").get_json()["actions"][:9] == _OLD_CARD_ACTIONS
+
+
+def test_such_a_game_left_unfinished_is_continued_from_the_history(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    _old_folder(data_dir, current=1)
+    with _opened(data_dir) as api:
+        page = api.client.get("/history").get_data(as_text=True)
+        assert "Aino 8" in page and "Cecilia 3" in page          # its scores, shown again
+        s = api.post("continue", {"game": 2})
+        assert s["table"]["game_id"] == 2 and _scores(s) == _OLD_SCORES
 
 
 def test_the_control_page_says_why_an_old_outline_is_not_used_until_marked_again(

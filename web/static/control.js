@@ -738,7 +738,13 @@ function showCross(shown) {
 
 // The panel stays open once saved: the next step, taking the tray empty, is below.
 async function saveTray(corners) {
-  if (await post("tray", { tray: corners }, $("calerror"))) showSavedTray();
+  if (await post("tray", { tray: corners, ...calibrationShown() }, $("calerror"))) showSavedTray();
+}
+
+/** The calibration as this page knows it, sent with a change to it: one held up on the
+ * way must not undo the outline (or empty tray) another tablet saved meanwhile. */
+function calibrationShown() {
+  return state ? { calibration: state.camera.calibration_revision } : {};
 }
 
 function closePicker() {
@@ -881,8 +887,13 @@ function gameShown() {
 /** What "Roll for me" is tapped on: the draw's throws or the game's actions as shown. A
  * tap sent again once its throw is scored (its answer lost) is refused, not thrown again. */
 function rollShown() {
-  if (state && state.draw) return { throws: state.draw.throws };
-  return gameShown();
+  return state && state.draw ? drawShown() : gameShown();
+}
+
+/** The draw for the starter as this page shows it: which draw (a Cancel or "Start the
+ * game" sent again, its answer lost, must not end a draw begun since) and its throws. */
+function drawShown() {
+  return state && state.draw ? { draw: state.draw.id, throws: state.draw.throws } : {};
 }
 
 /** After this screen's own tap, the family's form back in view: a long list (fourteen
@@ -963,7 +974,7 @@ function renderDraw(s) {
     [1, 2, 3, 4, 5, 6].map((v) => `<button type="button" class="diebutton" data-drawvalue="${v}">${dieSVG(v)}</button>`).join("") : "";
   // The thrower as shown goes along: a tap made after the camera counted their die is refused.
   hand.querySelectorAll("[data-drawvalue]").forEach((el) => el.addEventListener("click",
-    () => post("draw/throw", { value: Number(el.dataset.drawvalue), player: thrower }, $("drawerror"))));
+    () => post("draw/throw", { value: Number(el.dataset.drawvalue), player: thrower, draw: draw.id }, $("drawerror"))));
   $("drawstart").style.display = draw.starter ? "" : "none";
   $("drawroll").style.display = s.camera.can_roll && thrower ? "" : "none";
   $("drawtakeback").style.display = draw.last ? "" : "none";
@@ -1106,13 +1117,12 @@ async function setup() {
     // turn it is) stayed a screen and more above, out of sight. The game is at the top.
     if (started) window.scrollTo({ top: 0 });
   });
-  $("drawstart").addEventListener("click", () => post("draw/start-game", {}, $("drawerror")));
+  $("drawstart").addEventListener("click", () => post("draw/start-game", drawShown(), $("drawerror")));
   // Each "seen" below is what this screen showed: a tap made before another screen
   // changed it is refused instead of doing something else (take back another throw,
   // forget another picture, confirm dice never seen).
-  $("drawtakeback").addEventListener("click", () => post("draw/take-back",
-    state && state.draw ? { throws: state.draw.throws } : {}, $("drawerror")));
-  $("drawcancel").addEventListener("click", () => post("draw/cancel", {}, $("drawerror")));
+  $("drawtakeback").addEventListener("click", () => post("draw/take-back", drawShown(), $("drawerror")));
+  $("drawcancel").addEventListener("click", () => post("draw/cancel", { draw: drawShown().draw }, $("drawerror")));
   $("drawroll").addEventListener("click", () => post("roll-for-me", rollShown(), $("drawerror")));
   // As above: two people tapping Undo for one wrong throw take back one action.
   $("undo").addEventListener("click", () => post("undo", gameShown()));
@@ -1164,9 +1174,9 @@ async function setup() {
   $("trayclose").addEventListener("click", leaveTray);
   document.addEventListener("keydown", closeOnEscape);
   $("diceout").addEventListener("click", () => post("take-dice-out", {}, $("calerror")));
-  $("emptytake").addEventListener("click", () => post("empty-tray", { take: true }, $("calerror")));
-  $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false }, $("calerror")));
-  $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true }, $("calerror")));
+  $("emptytake").addEventListener("click", () => post("empty-tray", { take: true, ...calibrationShown() }, $("calerror")));
+  $("emptyforget").addEventListener("click", () => post("empty-tray", { take: false, ...calibrationShown() }, $("calerror")));
+  $("diesizeagain").addEventListener("click", () => post("die-size", { measure: true, ...calibrationShown() }, $("calerror")));
   followState(render, (ok) => {
     connected = ok;
     if (!ok) postsUnderWay.forEach((stop) => stop.abort());  // said as no answer
