@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from camera_fakes import FakeCapture
+from camera_fakes import FakeCapture, plug_webcam, unplug_webcam
 
 from vision.cameras import reopener
 from vision.usbcamera import UsbCamera, UsbCameraError, UsbCameraUnavailable
@@ -214,6 +214,33 @@ def test_an_unplugged_webcam_is_opened_again_on_the_second_try(data_dir: Path) -
         table.new_game("sum_chicago", ["Aino", "Bertil"])
         plugged_in.roll([2, 5])  # read through a new watcher on the new camera
         wait_for(lambda: (table.state()["game"]["last_roll"] or {}).get("dice") == [2, 5])
+    finally:
+        table.stop()
+        table.store.close()
+
+
+def test_a_webcam_plugged_back_in_under_another_number_is_said_to_be_found_again(
+        data_dir: Path, tmp_path: Path) -> None:
+    """Plugged back in as /dev/video2, a webcam that was /dev/video0 was looked for as 0
+    alone: the control page said it was being opened again until the appliance restarted."""
+    sysfs, port = tmp_path / "class" / "video4linux", "usb1/1-1/1-1.2/1-1.2:1.0"
+    plug_webcam(sysfs, 0, "HD Pro Webcam C920", port)
+    capture = FakeCapture(0, size=(16, 12), frames_left=3)
+    webcam = UsbCamera(0, settle_s=0, capture=lambda i: capture)
+
+    def usb(index: int) -> Any:
+        return UsbCamera(index, settle_s=0, capture=lambda i: FakeCapture(
+            i, size=(16, 12), present=i == 2, fps=100))
+
+    again = reopener(webcam, sysfs=sysfs, usb=usb)
+    unplug_webcam(sysfs, 0)                    # its last frames are still to be read
+    plug_webcam(sysfs, 2, "HD Pro Webcam C920", port)
+    table = table_with(data_dir, webcam, reopen=again, reopen_every=0.01)
+    try:
+        state = wait_for(lambda: (s := camera_state(table))["back_from"] and s)
+        assert state["running"] and not state["reopening"] and state["error"] is None
+        assert state["message"].endswith("found again as /dev/video2 (it was /dev/video0)")
+        assert getattr(table.camera, "index", None) == 2
     finally:
         table.stop()
         table.store.close()
