@@ -388,6 +388,29 @@ def test_the_table_times_its_roll_watcher_for_the_cameras_frame_rate() -> None:
     assert _default_watcher_factory(None)(lambda f: None).settings == WatchSettings()
 
 
+def test_the_table_times_its_roll_watchers_waits_by_the_pace_the_camera_keeps(
+        data_dir: Path) -> None:
+    """A webcam that said 15 frames a second but gave one every half second (a dim room)
+    had a hand left in the tray waited on for 45 frames: 23 s of a score that seemed
+    stuck. Its waits now follow the pace measured, and follow it back."""
+    clock = FakeClock()
+    camera = SlowCamera(clock, 0.5)
+    table = Table(Store(data_dir), camera=camera, clock=clock).start()
+
+    def hand_wait_s() -> float:
+        watcher = table._watcher
+        return 1e9 if watcher is None else watcher.settings.obstructed_frames * camera.seconds
+
+    try:
+        wait_for(lambda: 2.5 <= hand_wait_s() <= 4.0)
+        camera.seconds = 1 / 30                       # now 30 frames a second
+        wait_for(lambda: 2.5 <= hand_wait_s() <= 4.0)
+        assert table._watcher.settings.settle_frames == 5
+    finally:
+        table.stop()
+        table.store.close()
+
+
 def test_a_throw_made_while_the_camera_was_opened_again_is_scored_when_it_is_back(
         data_dir: Path) -> None:
     """A new watcher took the first picture after the camera came back for the tray as it
