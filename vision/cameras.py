@@ -159,18 +159,17 @@ def webcam_identity(number: int, sysfs: Path = SYSFS_VIDEO) -> WebcamIdentity | 
     return WebcamIdentity(name, _sysfs_text(folder / "index"), port)
 
 
-def _numbers_described_as(identity: WebcamIdentity, sysfs: Path) -> list[int]:
-    """The N of each ``/dev/videoN`` that Linux describes as ``identity``'s webcam, those
-    in its USB port first (of two webcams of one model, the one that was plugged there)."""
-    found = []
+def _described_as(identity: WebcamIdentity, sysfs: Path) -> dict[int, WebcamIdentity]:
+    """Each ``/dev/videoN`` that Linux describes as a node of ``identity``'s model, by N."""
+    found = {}
     for folder in sysfs.glob("video*"):
         number = folder.name[len("video"):]
         if not number.isdigit():
             continue
         other = webcam_identity(int(number), sysfs)
         if other is not None and (other.name, other.node) == (identity.name, identity.node):
-            found.append((other.port != identity.port, int(number)))
-    return [number for _, number in sorted(found)]
+            found[int(number)] = other
+    return found
 
 
 class _WebcamReopener:
@@ -178,9 +177,10 @@ class _WebcamReopener:
     back as another ``/dev/videoN``, and was looked for under its old N alone until the
     appliance restarted.
 
-    It is the device that Linux describes by the same model name (and node, and port
-    first); where Linux describes none (not Linux), its old N and then the other USB
-    camera numbers are tried. ``kw`` are :func:`open_camera`'s.
+    It is the device that Linux describes by the same model name and node, in the same
+    USB port first, never one in the port of another webcam of its model plugged in when
+    this one was opened; where Linux describes none (not Linux), its old N and then the
+    other USB camera numbers are tried. ``kw`` are :func:`open_camera`'s.
     """
 
     def __init__(self, number: int, sysfs: Path, kw: dict[str, Any]) -> None:
@@ -189,13 +189,18 @@ class _WebcamReopener:
         self._sysfs = sysfs
         self._kw = kw
         self._identity = webcam_identity(number, sysfs)
+        # The USB ports of other webcams of its model plugged in now: never taken for it.
+        self._twins = set() if self._identity is None else {
+            twin.port for n, twin in _described_as(self._identity, sysfs).items()
+            if n != number and twin.port not in (None, self._identity.port)}
 
     def _numbers(self) -> list[int]:
-        """The numbers to try, the likeliest first."""
+        """The numbers to try, the likeliest first: in its USB port, its old number."""
         if self._identity is not None:
-            found = _numbers_described_as(self._identity, self._sysfs)
-            # Its old number first, if Linux still describes that one as this webcam.
-            return sorted(found, key=lambda n: n != self.number)
+            port = self._identity.port
+            found = _described_as(self._identity, self._sysfs)
+            return sorted((n for n, seen in found.items() if seen.port not in self._twins),
+                          key=lambda n: (found[n].port != port, n != self.number, n))
         others = self._kw.get("usb_numbers", usb_candidates)()
         return [self.number] + [n for n in others if n != self.number]
 

@@ -214,6 +214,29 @@ def test_a_webcam_not_plugged_back_in_is_said_by_name_and_no_other_is_taken(
     assert webcams.tried == [0]                            # only its first opening
 
 
+def test_a_second_webcam_of_the_same_model_is_not_taken_for_the_one_unplugged(
+        tmp_path: Path) -> None:
+    sysfs = tmp_path / "class" / "video4linux"
+    plug_webcam(sysfs, 0, C920, PORT)
+    plug_webcam(sysfs, 2, C920, "usb1/1-1/1-1.3/1-1.3:1.0")     # its twin, elsewhere
+    webcams = PluggedWebcams(0, 2)
+    webcam = webcams(0)
+    again = reopener(webcam, sysfs=sysfs, usb=webcams)
+    webcam.close()
+    unplug_webcam(sysfs, 0)
+    webcams.present = {2}
+    assert again is not None
+    with pytest.raises(CameraUnavailable, match="'HD Pro Webcam C920' is not plugged in"):
+        again()
+    plug_webcam(sysfs, 4, C920, "usb1/1-1/1-1.4/1-1.4:1.0")     # back, in another port
+    webcams.present = {2, 4}
+    found = again()
+    try:
+        assert getattr(found, "index", None) == 4 and webcams.tried == [0, 4]
+    finally:
+        found.close()
+
+
 def test_where_linux_describes_no_webcam_the_other_numbers_are_tried(tmp_path: Path) -> None:
     webcams = PluggedWebcams(0)
     webcam = webcams(0)
