@@ -8,6 +8,7 @@ last saw, and simply skip frames they were too slow for.
 """
 from __future__ import annotations
 
+import statistics
 import threading
 import time
 from collections import deque
@@ -38,8 +39,9 @@ SAME_PICTURE_STEP = 16
 # black frame after frame where the sensor's noise is cut off below black.
 DARK_PICTURE = 8
 
-# How many of the latest gaps between frames make the camera's pace: a few, so that one
-# frame late (the light measured again) does not make a camera look slow for long.
+# How many of the latest gaps between frames make the camera's pace (their median): a
+# few, so that a camera that slows down is seen to soon, and one frame late (the light
+# measured again) not at all.
 PACE_FRAMES = 5
 
 
@@ -196,9 +198,11 @@ class CameraThread:
 
     def seconds_per_frame(self) -> float | None:
         """How long the source has taken for a frame, over its latest few (None before
-        it has given two): a camera slowed to a frame every few seconds reads throws late."""
-        gaps = list(self._gaps)
-        return sum(gaps) / len(gaps) if gaps else None
+        it has given two): a camera slowed to a frame every few seconds reads throws late.
+
+        Their median, not their mean: one frame held for the light to be measured again
+        is no change of pace (the roll watcher times its waits by this)."""
+        return statistics.median(self._gaps) if self._gaps else None
 
     def _is_new_picture(self, frame: np.ndarray) -> bool:
         """Whether ``frame`` differs from the frame before (always, for a source that

@@ -134,6 +134,11 @@ def _is_empty(reading: Any) -> bool:
 NOISE_MARGIN = 18.8
 NOISE_LEVEL_MAX = 40.0
 
+# How far (as a ratio) the camera's measured pace may stray from the frame rate the waits
+# are timed for before they are timed anew (RollWatcher.follow_pace): a few frames late or
+# early do not, a camera giving half the frames it said does.
+RETIME_FACTOR = 1.5
+
 
 def _level(diff: np.ndarray, level: float) -> float:
     """The change in grey levels that counts in ``diff`` (two thumbnails' absolute
@@ -214,21 +219,36 @@ class WatchSettings:
     @classmethod
     def at_fps(cls, fps: float) -> WatchSettings:
         """The defaults, each wait as long in seconds for a camera of ``fps`` frames a
-        second as at 15 fps (never shorter in frames). At 60 fps three frames are 33 ms:
-        a die pausing as it tips over was taken for settled, and read twice.
+        second as at 15 fps. At 60 fps three frames are 33 ms: a die pausing as it tips
+        over was taken for settled, and read twice. Below 15 fps the settle keeps its
+        frames (never more than 3 after the dice stop), and the other waits keep at least
+        one: at 2 fps a hand was waited on for 45 frames, 23 s of a score that seemed stuck.
 
         >>> WatchSettings.at_fps(15) == WatchSettings()
         True
         >>> s = WatchSettings.at_fps(60)
         >>> s.settle_frames, s.quiet_frames, s.obstructed_frames
         (9, 20, 180)
+        >>> s = WatchSettings.at_fps(2)
+        >>> s.settle_frames, s.quiet_frames, s.obstructed_frames, s.flicker_frames
+        (3, 1, 6, 1)
         """
         base = cls()
-        k = max(1.0, float(fps) / 15.0) if math.isfinite(fps) else 1.0
-        return cls(settle_frames=1 + round((base.settle_frames - 1) * k),
-                   flicker_frames=round(base.flicker_frames * k),
-                   obstructed_frames=round(base.obstructed_frames * k),
-                   quiet_frames=round(base.quiet_frames * k))
+        k = float(fps) / 15.0 if math.isfinite(fps) and fps > 0 else 1.0
+        return cls(settle_frames=1 + round((base.settle_frames - 1) * max(1.0, k)),
+                   flicker_frames=max(1, round(base.flicker_frames * k)),
+                   obstructed_frames=max(1, round(base.obstructed_frames * k)),
+                   quiet_frames=max(1, round(base.quiet_frames * k)))
+
+    def timed_for(self, fps: float) -> WatchSettings:
+        """These settings with their waits timed as :meth:`at_fps` times them (the region
+        and thresholds kept; ``votes`` cut to what the settle has room for)."""
+        timed = WatchSettings.at_fps(fps)
+        return dataclasses.replace(self, settle_frames=timed.settle_frames,
+                                   votes=min(self.votes, timed.settle_frames - 1),
+                                   flicker_frames=timed.flicker_frames,
+                                   obstructed_frames=timed.obstructed_frames,
+                                   quiet_frames=timed.quiet_frames)
 
     def __post_init__(self) -> None:
         if self.settle_frames < 2:
@@ -264,9 +284,12 @@ class RollWatcher:
     """
 
     def __init__(self, read: Callable[[np.ndarray], Any] | None = None,
-                 settings: WatchSettings = WatchSettings()) -> None:
+                 settings: WatchSettings = WatchSettings(), *, fps: float | None = None) -> None:
         self.read = read
         self.settings = settings
+        self.fps = fps
+        """The frame rate the waits of ``settings`` are timed for (:meth:`follow_pace`
+        times them anew); None when they are taken as given."""
         self.last_reading: Any | None = None
         """The reading of the last settled event."""
         self._view = (0.0, 0.0, 1.0)
@@ -288,6 +311,21 @@ class RollWatcher:
             return
         self.settings = dataclasses.replace(self.settings, region=region)
         self.reset()
+
+    def follow_pace(self, seconds_per_frame: float | None) -> None:
+        """Time the waits for frames coming every ``seconds_per_frame`` (as the camera
+        gives them): a webcam slowed to a picture every few seconds in a dim room still
+        says it gives 15 a second, and its frames were waited on as if it did.
+
+        Only a pace off by more than :data:`RETIME_FACTOR` from the one timed for re-times
+        them, and not during a movement, whose waits are already counting."""
+        if self.fps is None or self.moving or not seconds_per_frame or seconds_per_frame <= 0:
+            return
+        fps = 1.0 / seconds_per_frame
+        if max(fps / self.fps, self.fps / fps) <= RETIME_FACTOR:
+            return
+        self.settings = self.settings.timed_for(fps)
+        self.fps = fps
 
     def reset(self) -> None:
         """Forget everything seen: the next frame becomes the reference scene."""

@@ -1635,7 +1635,12 @@ class Table:
                 return stuck
             if got is not None:
                 seen, frame = got
-                self._note_pace(camera_thread.seconds_per_frame())
+                pace = camera_thread.seconds_per_frame()
+                self._note_pace(pace)
+                if hasattr(watcher, "follow_pace"):
+                    # Its waits (a hand in the tray, a die pausing) as long in seconds at
+                    # the pace the camera keeps as at the one it said.
+                    watcher.follow_pace(pace)
                 try:
                     if hasattr(watcher, "watch_region"):
                         # Once the tray is marked, only it is watched for motion: people
@@ -2090,5 +2095,5 @@ def _default_watcher_factory(fps: Any = None) -> Callable[[Callable[[Any], Any]]
     from vision.watcher import RollWatcher, WatchSettings
 
     rate = float(fps) if isinstance(fps, (int, float)) and fps > 0 else 15.0
-    return lambda read: RollWatcher(read, WatchSettings.at_fps(rate))
+    return lambda read: RollWatcher(read, WatchSettings.at_fps(rate), fps=rate)
 

@@ -3,13 +3,17 @@
 They behave as the real ones do where the sources depend on it: picamera2 must be
 configured before it starts and started before it captures, its automatic exposure
 drifts for some frames and then reports itself converged; a webcam gives frames at
-its own size, may refuse some controls, and can be unplugged.
+its own size, may refuse some controls, and can be unplugged. And Linux's description of
+the video devices under ``/sys/class/video4linux``, where a webcam plugged back in may
+have another number.
 """
 from __future__ import annotations
 
+import shutil
 import threading
 import time
 import types
+from pathlib import Path
 from typing import Any
 
 import cv2
@@ -232,3 +236,22 @@ class FakeCapture:
 
     def release(self) -> None:
         self.released = True
+
+
+def plug_webcam(sysfs: Path, number: int, name: str, port: str, node: str = "0") -> None:
+    """Describe ``/dev/video<number>`` in a fake ``/sys/class/video4linux`` as Linux does:
+    the webcam's model ``name``, which of its nodes it is (``index``: 0 gives pictures, 1
+    metadata) and a ``device`` link to its USB interface at ``port``."""
+    interface = sysfs.parent / "devices" / port
+    interface.mkdir(parents=True, exist_ok=True)
+    folder = sysfs / f"video{number}"
+    folder.mkdir(parents=True)
+    (folder / "name").write_text(name + "\n")
+    (folder / "index").write_text(node + "\n")
+    (folder / "device").symlink_to(interface)
+
+
+def unplug_webcam(sysfs: Path, *numbers: int) -> None:
+    """The ``/dev/videoN`` of ``numbers`` are gone from the fake sysfs."""
+    for number in numbers:
+        shutil.rmtree(sysfs / f"video{number}")

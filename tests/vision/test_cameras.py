@@ -11,7 +11,8 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
-from camera_fakes import IMX219_MODES, IMX708_MODES, FakeCapture, fake_picamera2
+from camera_fakes import (IMX219_MODES, IMX708_MODES, FakeCapture, fake_picamera2, plug_webcam,
+                          unplug_webcam)
 
 import vision.picamera
 from vision.cameras import CameraUnavailable, open_camera, reopener, usb_candidates
@@ -139,6 +140,117 @@ def test_a_camera_chosen_by_auto_is_opened_again_as_itself(tmp_path: Path) -> No
 
 
 # -- the Pi camera -------------------------------------------------------------------------
+
+C920, PORT = "HD Pro Webcam C920", "usb1/1-1/1-1.2/1-1.2:1.0"
+
+
+class PluggedWebcams:
+    """Webcams on fakes of OpenCV's capture, at the numbers in ``present``; ``tried``
+    lists the numbers opened, in order."""
+
+    def __init__(self, *present: int) -> None:
+        self.present = set(present)
+        self.tried: list[int] = []
+
+    def __call__(self, number: int) -> FrameSource:
+        self.tried.append(number)
+        return UsbCamera(number, settle_s=0,
+                         capture=lambda i: FakeCapture(i, present=i in self.present))
+
+
+def test_a_webcam_plugged_back_in_under_another_number_is_found_again(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Plugged back in, a webcam often comes back as another /dev/videoN; it was looked
+    for under its old number alone, and the tray had no camera until a restart."""
+    sysfs = tmp_path / "class" / "video4linux"
+    plug_webcam(sysfs, 0, C920, PORT)
+    plug_webcam(sysfs, 1, C920, PORT, node="1")          # its metadata node
+    webcams = PluggedWebcams(0)
+    webcam = webcams(0)
+    again = reopener(webcam, sysfs=sysfs, usb=webcams)
+    webcam.close()
+    # Unplugged; meanwhile another webcam took /dev/video0, and this one came back as 2.
+    unplug_webcam(sysfs, 0, 1)
+    plug_webcam(sysfs, 0, "Laptop Camera", "usb1/1-1/1-1.3/1-1.3:1.0")
+    plug_webcam(sysfs, 2, C920, PORT)
+    plug_webcam(sysfs, 3, C920, PORT, node="1")
+    webcams.present = {0, 2}
+    assert again is not None
+    with caplog.at_level("INFO", logger="vision.cameras"):
+        found = again()
+    try:
+        assert getattr(found, "index", None) == 2 and webcams.tried == [0, 2]
+        assert found.message.endswith("found again as /dev/video2 (it was /dev/video0)")
+        assert "'HD Pro Webcam C920' was found again as /dev/video2" in caplog.text
+    finally:
+        found.close()
+    # Plugged back once more, into another port: found there too, as itself.
+    unplug_webcam(sysfs, 2, 3)
+    plug_webcam(sysfs, 4, C920, "usb1/1-1/1-1.4/1-1.4:1.0")
+    webcams.present = {0, 4}
+    found = again()
+    try:
+        assert getattr(found, "index", None) == 4
+        assert found.message.endswith("found again as /dev/video4 (it was /dev/video2)")
+    finally:
+        found.close()
+
+
+def test_a_webcam_not_plugged_back_in_is_said_by_name_and_no_other_is_taken(
+        tmp_path: Path) -> None:
+    sysfs = tmp_path / "class" / "video4linux"
+    plug_webcam(sysfs, 0, C920, PORT)
+    webcams = PluggedWebcams(0)
+    webcam = webcams(0)
+    again = reopener(webcam, sysfs=sysfs, usb=webcams)
+    webcam.close()
+    unplug_webcam(sysfs, 0)
+    plug_webcam(sysfs, 1, "Laptop Camera", "usb1/1-1/1-1.3/1-1.3:1.0")
+    webcams.present = {1}
+    assert again is not None
+    with pytest.raises(CameraUnavailable, match=r"the webcam 'HD Pro Webcam C920' is not "
+                                                r"plugged in \(it was /dev/video0\)"):
+        again()
+    assert webcams.tried == [0]                            # only its first opening
+
+
+def test_a_second_webcam_of_the_same_model_is_not_taken_for_the_one_unplugged(
+        tmp_path: Path) -> None:
+    sysfs = tmp_path / "class" / "video4linux"
+    plug_webcam(sysfs, 0, C920, PORT)
+    plug_webcam(sysfs, 2, C920, "usb1/1-1/1-1.3/1-1.3:1.0")     # its twin, elsewhere
+    webcams = PluggedWebcams(0, 2)
+    webcam = webcams(0)
+    again = reopener(webcam, sysfs=sysfs, usb=webcams)
+    webcam.close()
+    unplug_webcam(sysfs, 0)
+    webcams.present = {2}
+    assert again is not None
+    with pytest.raises(CameraUnavailable, match="'HD Pro Webcam C920' is not plugged in"):
+        again()
+    plug_webcam(sysfs, 4, C920, "usb1/1-1/1-1.4/1-1.4:1.0")     # back, in another port
+    webcams.present = {2, 4}
+    found = again()
+    try:
+        assert getattr(found, "index", None) == 4 and webcams.tried == [0, 4]
+    finally:
+        found.close()
+
+
+def test_where_linux_describes_no_webcam_the_other_numbers_are_tried(tmp_path: Path) -> None:
+    webcams = PluggedWebcams(0)
+    webcam = webcams(0)
+    again = reopener(webcam, sysfs=tmp_path / "none", usb=webcams, usb_numbers=lambda: [1, 2])
+    webcam.close()
+    webcams.present = {2}
+    assert again is not None
+    found = again()
+    try:
+        assert getattr(found, "index", None) == 2 and webcams.tried == [0, 0, 1, 2]
+        assert found.message.endswith("found again as /dev/video2 (it was /dev/video0)")
+    finally:
+        found.close()
+
 
 def test_pi_camera_gives_bgr_frames_at_the_asked_size() -> None:
     module = fake_picamera2()

@@ -220,6 +220,33 @@ def test_a_source_giving_the_same_picture_again_gives_no_new_picture() -> None:
         cam_thread.stop()
 
 
+def test_one_frame_late_does_not_change_the_cameras_pace() -> None:
+    # A webcam measuring the light again holds one frame for 1.5 s: its pace, which times
+    # the roll watcher's waits, stayed a frame every 0.35 s for the next four frames, and a
+    # throw made then was waited on as at three frames a second.
+    now = [100.0]
+    source = _QueuedSource()
+    cam_thread = CameraThread(source, clock=lambda: now[0]).start()
+    try:
+        seen = 0
+        for k, gap in enumerate([0.0, 0.0625, 0.0625, 1.5, 0.0625, 0.0625, 0.0625]):
+            now[0] += gap
+            source.frames.put(_frame(k))
+            got = cam_thread.latest.wait_newer(seen, timeout=2.0)
+            assert got is not None
+            seen = got[0]
+        assert cam_thread.seconds_per_frame() == 0.0625
+        for k in range(5):                       # slowed down for good: it follows
+            now[0] += 3.0
+            source.frames.put(_frame(10 + k))
+            got = cam_thread.latest.wait_newer(seen, timeout=2.0)
+            assert got is not None
+            seen = got[0]
+        assert cam_thread.seconds_per_frame() == 3.0
+    finally:
+        cam_thread.stop()
+
+
 def test_a_camera_in_the_dark_is_not_called_stuck() -> None:
     # Lights off after the game: a sensor whose noise is cut off below black gives the
     # same black frame over and over, and is not to be opened again every 30 s all night.

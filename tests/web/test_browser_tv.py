@@ -158,6 +158,26 @@ def test_a_camera_stuck_on_one_picture_is_said_on_the_tv_and_the_control_page(
     control.close()
 
 
+@pytest.mark.parametrize("family", ["sum_chicago", "ten_thousand", "pub_chicago"])
+def test_a_camera_giving_a_picture_only_every_few_seconds_is_said_on_the_tv(
+        browser: Any, tmp_path: Path, family: str) -> None:
+    # Each throw showed on the board many seconds after it landed: the score seemed stuck,
+    # and only the control page said why.
+    from web.fakes import FakeClock, SlowCamera
+
+    clock = FakeClock()
+    camera = SlowCamera(clock, 3.0)
+    tv = browser.new_page(viewport={"width": 1280, "height": 720})
+    with LiveServer(tmp_path / "data", camera=camera, clock=clock) as server:
+        server.table.new_game(family, ["Aino", "Bertil"])
+        tv.goto(server.url + "/")
+        assert _said_big(tv, "The camera is slow: throws show up late") >= 0.025 * 720
+        camera.seconds = 0.05                         # its pace comes back
+        tv.wait_for_function("!document.querySelector('#board').innerText.includes('slow')",
+                             timeout=10_000)
+    tv.close()
+
+
 def test_a_tie_break_thrown_level_again_is_said_with_its_throws(
         browser: Any, tmp_path: Path) -> None:
     # RULES.md §1: the tied throw again, as often as needed. After a tie-break throw that

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from camera_fakes import FakeCapture
+from camera_fakes import FakeCapture, plug_webcam, unplug_webcam
 
 from vision.cameras import reopener
 from vision.usbcamera import UsbCamera, UsbCameraError, UsbCameraUnavailable
@@ -219,6 +219,33 @@ def test_an_unplugged_webcam_is_opened_again_on_the_second_try(data_dir: Path) -
         table.store.close()
 
 
+def test_a_webcam_plugged_back_in_under_another_number_is_said_to_be_found_again(
+        data_dir: Path, tmp_path: Path) -> None:
+    """Plugged back in as /dev/video2, a webcam that was /dev/video0 was looked for as 0
+    alone: the control page said it was being opened again until the appliance restarted."""
+    sysfs, port = tmp_path / "class" / "video4linux", "usb1/1-1/1-1.2/1-1.2:1.0"
+    plug_webcam(sysfs, 0, "HD Pro Webcam C920", port)
+    capture = FakeCapture(0, size=(16, 12), frames_left=3)
+    webcam = UsbCamera(0, settle_s=0, capture=lambda i: capture)
+
+    def usb(index: int) -> Any:
+        return UsbCamera(index, settle_s=0, capture=lambda i: FakeCapture(
+            i, size=(16, 12), present=i == 2, fps=100))
+
+    again = reopener(webcam, sysfs=sysfs, usb=usb)
+    unplug_webcam(sysfs, 0)                    # its last frames are still to be read
+    plug_webcam(sysfs, 2, "HD Pro Webcam C920", port)
+    table = table_with(data_dir, webcam, reopen=again, reopen_every=0.01)
+    try:
+        state = wait_for(lambda: (s := camera_state(table))["back_from"] and s)
+        assert state["running"] and not state["reopening"] and state["error"] is None
+        assert state["message"].endswith("found again as /dev/video2 (it was /dev/video0)")
+        assert getattr(table.camera, "index", None) == 2
+    finally:
+        table.stop()
+        table.store.close()
+
+
 def test_throws_are_entered_by_hand_while_the_camera_is_opened_again(data_dir: Path) -> None:
     camera, plugged_in = TroubledCamera(), FakeCamera()
     opening, plug_in = threading.Event(), threading.Event()
@@ -359,6 +386,29 @@ def test_the_table_times_its_roll_watcher_for_the_cameras_frame_rate() -> None:
 
     assert _default_watcher_factory(60.0)(lambda f: None).settings.settle_frames == 9
     assert _default_watcher_factory(None)(lambda f: None).settings == WatchSettings()
+
+
+def test_the_table_times_its_roll_watchers_waits_by_the_pace_the_camera_keeps(
+        data_dir: Path) -> None:
+    """A webcam that said 15 frames a second but gave one every half second (a dim room)
+    had a hand left in the tray waited on for 45 frames: 23 s of a score that seemed
+    stuck. Its waits now follow the pace measured, and follow it back."""
+    clock = FakeClock()
+    camera = SlowCamera(clock, 0.5)
+    table = Table(Store(data_dir), camera=camera, clock=clock).start()
+
+    def hand_wait_s() -> float:
+        watcher = table._watcher
+        return 1e9 if watcher is None else watcher.settings.obstructed_frames * camera.seconds
+
+    try:
+        wait_for(lambda: 2.5 <= hand_wait_s() <= 4.0)
+        camera.seconds = 1 / 30                       # now 30 frames a second
+        wait_for(lambda: 2.5 <= hand_wait_s() <= 4.0)
+        assert table._watcher.settings.settle_frames == 5
+    finally:
+        table.stop()
+        table.store.close()
 
 
 def test_a_throw_made_while_the_camera_was_opened_again_is_scored_when_it_is_back(

@@ -24,7 +24,8 @@ function winnerBanner(text) { return `<div class="winner">${text}</div>`; }
 
 /** What the camera is doing, for the room: a throw waiting for a person (the TV named
  *  no place: "Check the tray…" sent the family to the dice, not to the tablet), dice
- *  rolling, or a camera that reads nothing now, so a throw must be entered by hand. */
+ *  rolling, a camera that reads nothing now, so a throw must be entered by hand, or one
+ *  so slow that throws are scored late. */
 function trayHTML(state) {
   const table = state.table || {}, camera = state.camera || {};
   if (table.waiting) {
@@ -38,6 +39,9 @@ function trayHTML(state) {
       : camera.running ? "The camera gives no picture" : "The camera stopped";
     return `<div class="waiting">${why}: enter throws on the control page</div>`;
   }
+  // A picture only every few seconds: the board seemed stuck after a throw, and only
+  // the control page said why (and what to check).
+  if (camera.slow_s) return `<div class="waiting">The camera is slow: throws show up late</div>`;
   if (camera.moving) return `<div class="muted chance">Rolling…</div>`;
   return "";
 }
