@@ -118,6 +118,21 @@ class FakeClock:
         return self.now
 
 
+class FakeWall:
+    """A Pi's wall clock over a :class:`FakeClock`: it runs with it, and a test sets it
+    (as the network's time does, a minute after a Pi starts)."""
+
+    def __init__(self, monotonic: FakeClock, now: float) -> None:
+        self.monotonic = monotonic
+        self.set(now)
+
+    def set(self, now: float) -> None:
+        self.ahead = now - self.monotonic.now
+
+    def __call__(self) -> float:
+        return self.monotonic.now + self.ahead
+
+
 class SlowCamera(FakeCamera):
     """A fake camera that takes ``seconds`` of ``clock`` for each frame (without the
     wait: the clock is moved as each frame is given)."""

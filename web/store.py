@@ -37,6 +37,9 @@ COPY_NAME = "dicetray-copy.sqlite3"
 # At most this much play (seconds) is missing from the copy: a few throws, while a copy
 # of a family's database takes milliseconds.
 COPY_EVERY_S = 300.0
+# The wall clock moved this far (seconds) against the monotonic clock was set: the two run
+# at one rate (the network's slow corrections move both), so only a setting parts them.
+CLOCK_SET_S = 2.0
 
 log = logging.getLogger(__name__)
 
@@ -131,10 +134,39 @@ class ReadingRow:
                 "created": self.created}
 
 
-class Store:
-    """The dicetray database in a data folder (created when missing)."""
+class WallClock:
+    """The wall clock the store writes its times by, and how far it was set.
 
-    def __init__(self, data_dir: str | os.PathLike[str]) -> None:
+    A Raspberry Pi has no clock of its own: it starts with the time it was last shut down
+    at (or 1970), and is set, by hours or days, when the network's time comes a minute
+    later (or never). The monotonic clock runs on untouched: a time taken earlier is told
+    again by the clock as set now as its monotonic time plus :meth:`setting`.
+    """
+
+    def __init__(self, wall: Callable[[], float] = time.time,
+                 monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._wall, self.monotonic = wall, monotonic
+
+    def now(self) -> float:
+        """The wall clock's time (seconds since 1970)."""
+        return self._wall()
+
+    def setting(self) -> float:
+        """How far the wall clock is ahead of the monotonic one: a new value once set."""
+        return self._wall() - self.monotonic()
+
+
+class Store:
+    """The dicetray database in a data folder (created when missing). ``clock`` tells the
+    times it writes (tests pass one over fake clocks)."""
+
+    def __init__(self, data_dir: str | os.PathLike[str], clock: WallClock | None = None) -> None:
+        self._clock = clock or WallClock()
+        # The games started and ended in this run, by the monotonic time they were: their
+        # times are written again when the wall clock is set (a Pi's first minute).
+        self._setting = self._clock.setting()
+        self._started_here: dict[int, float] = {}
+        self._ended_here: dict[int, float] = {}
         self.dir = Path(data_dir).expanduser()
         if self.dir.exists() and not self.dir.is_dir():
             raise StoreError(f"{self.dir}: a file, not a folder: the data folder holds the "
@@ -456,8 +488,13 @@ class Store:
             except sqlite3.OperationalError as exc:
                 raise self._cannot_write(exc) from None
             try:
+                setting = self._clock_set()
+                if setting is not None:
+                    self._times_set_right(self._db, setting)
                 yield self._db
                 self._db.execute("COMMIT")
+                if setting is not None:
+                    self._setting = setting
             except BaseException as exc:
                 if self._db.in_transaction:
                     self._db.execute("ROLLBACK")
@@ -466,6 +503,30 @@ class Store:
                 if type(exc) is sqlite3.DatabaseError:  # "malformed": gone bad under us
                     raise self.damaged(str(exc)) from None
                 raise
+
+    def _clock_set(self) -> float | None:
+        """The wall clock's new setting when it was set since the games of this run were
+        given their times, else ``None``."""
+        setting = self._clock.setting()
+        return setting if abs(setting - self._setting) >= CLOCK_SET_S else None
+
+    def _times_set_right(self, db: sqlite3.Connection, setting: float) -> None:
+        """Say the times the games of this run started and ended by the clock's new
+        ``setting``: a game started before a Pi's clock was set was listed as started the
+        day the Pi was last shut down (or in 1970). A reading keeps its time, which names
+        its throw in the calibration file (``web.table._throw``); no one reads the log's."""
+        for game_id, started in self._started_here.items():
+            db.execute("UPDATE games SET created = ? WHERE id = ?", (started + setting, game_id))
+        for game_id, ended in self._ended_here.items():
+            db.execute("UPDATE games SET finished = ? WHERE id = ? AND finished IS NOT NULL",
+                       (ended + setting, game_id))
+
+    def _follow_clock(self) -> None:
+        """Before the games are read: their times are set right if the clock was set
+        (a write does it)."""
+        if self._clock_set() is not None:
+            with self._write():
+                pass
 
     def _cannot_write(self, exc: sqlite3.OperationalError) -> StoreError:
         """Another program holding the database (locked), a full disk, a file made read
@@ -525,8 +586,9 @@ class Store:
         with self._write() as db:
             cur = db.execute(
                 "INSERT INTO games (family, options, players, created) VALUES (?, ?, ?, ?)",
-                (family, json.dumps(options), json.dumps(players), time.time()))
+                (family, json.dumps(options), json.dumps(players), self._clock.now()))
             game_id = int(cur.lastrowid or 0)
+            self._started_here[game_id] = self._clock.monotonic()
             db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game_id),))
             # A waiting reading belonged to the old game: it no longer waits.
             db.execute("UPDATE readings SET status='superseded' WHERE status='waiting'")
@@ -558,7 +620,7 @@ class Store:
                 cur = db.execute(
                     "INSERT INTO readings (game, dice, status, player, created) "
                     "VALUES (?, ?, 'scored', ?, ?)",
-                    (game_id, json.dumps(new_reading), action.get("player"), time.time()))
+                    (game_id, json.dumps(new_reading), action.get("player"), self._clock.now()))
                 reading = int(cur.lastrowid or 0)
                 action["reading"] = reading
             if action.get("type") == "roll":
@@ -566,7 +628,7 @@ class Store:
                 db.execute("UPDATE readings SET status='superseded' "
                            "WHERE status='waiting' AND game=?", (game_id,))
             db.execute("INSERT INTO actions (game, idx, body, at) VALUES (?, ?, ?, ?)",
-                       (game_id, index, json.dumps(action), time.time()))
+                       (game_id, index, json.dumps(action), self._clock.now()))
             if reading is not None:
                 if action.get("type") == "roll":
                     # Scored: why it had to wait no longer matters.
@@ -585,23 +647,34 @@ class Store:
         """Record whether a game is over and who won, or lost (derived data: replay can
         redo it)."""
         with self._write() as db:
+            self._note_end(db, game_id, finished)
             # A game already over keeps the time it ended when a correction changes who won.
             db.execute("UPDATE games SET finished = CASE WHEN ? THEN COALESCE(finished, ?) END, "
                        "winner = ?, loser = ? WHERE id = ?",
-                       (finished, time.time(), winner, loser, game_id))
+                       (finished, self._clock.now(), winner, loser, game_id))
         if finished:
             self._copy_soon()
+
+    def _note_end(self, db: sqlite3.Connection, game_id: int, finished: bool) -> None:
+        """Keep when a game of this run ended (its time is set right with its start's)."""
+        ended = db.execute("SELECT finished FROM games WHERE id = ?", (game_id,)).fetchone()
+        if not finished:
+            self._ended_here.pop(game_id, None)
+        elif ended is not None and ended[0] is None:
+            self._ended_here[game_id] = self._clock.monotonic()
 
     def game(self, game_id: int) -> GameRow | None:
         """One game's record, or ``None`` when there is no game ``game_id``."""
         if not _row_id(game_id):
             return None
+        self._follow_clock()
         with self._lock:
             row = self._db.execute("SELECT * FROM games WHERE id=?", (game_id,)).fetchone()
         return None if row is None else self._game_row(row)
 
     def games(self) -> list[GameRow]:
         """Every game, newest first."""
+        self._follow_clock()
         with self._lock:
             rows = self._db.execute("SELECT * FROM games ORDER BY id DESC").fetchall()
         return [self._game_row(r) for r in rows]
@@ -648,7 +721,7 @@ class Store:
             cur = db.execute(
                 "INSERT INTO readings (game, dice, status, player, note, created) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, json.dumps(dice), status, player, note, time.time()))
+                (game_id, json.dumps(dice), status, player, note, self._clock.now()))
             return int(cur.lastrowid or 0), self._bump(db)
 
     def update_reading(self, reading_id: int, *, dice: list[dict[str, Any]] | None = None,

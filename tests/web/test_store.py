@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from web.fakes import reading
-from web.store import Store, StoreError
+from web.fakes import FakeClock, FakeWall, reading
+from web.store import Store, StoreError, WallClock
 from web.table import Table
 
 
@@ -771,4 +771,37 @@ def test_a_database_moved_away_under_the_server_is_not_copied_as_an_empty_one(
     copied = sqlite3.connect(data_dir / "dicetray-copy.sqlite3")
     assert copied.execute("SELECT count(*) FROM games").fetchone()[0] == 1
     copied.close()
+    store.close()
+
+
+def test_a_game_started_before_the_pi_clock_was_set_says_the_day_it_was_played(
+        data_dir: Path) -> None:
+    """A Pi starts with the time it was last shut down at, and the network's time sets it
+    a minute later: the game started in that minute, on a Thursday evening, was listed as
+    started on the Sunday of the last shutdown (found by a clock audit). Set back two hours
+    later, the times follow it; a game of an earlier run is left as it was written."""
+    sunday = 1796586300.0                 # Sunday 2026-12-06, 19:45 UTC
+    thursday = sunday + 4 * 86400
+    monotonic = FakeClock()
+    wall = FakeWall(monotonic, now=sunday)
+    store = Store(data_dir, WallClock(wall, monotonic))
+    store.create_game("sum_chicago", {}, ["Aino", "Bertil"])
+    store.mark_finished(1, True, "Aino")
+    monotonic.now += 60
+    wall.set(thursday + 60)               # the network's time came
+    store.append_action(1, 0, {"type": "roll", "player": "Aino", "dice": [1, 1]})
+    assert (store.game(1).created, store.game(1).finished) == (thursday, thursday)
+    monotonic.now += 600
+    wall.set(thursday + 660 - 2 * 3600)   # set back two hours
+    store.create_game("sum_chicago", {}, ["Aino", "Bertil"])
+    assert [(g.id, g.created) for g in store.games()] == [
+        (2, thursday + 660 - 2 * 3600), (1, thursday - 2 * 3600)]
+    store.close()
+
+    wall.set(thursday + 3 * 86400)        # another run, its clock set again
+    store = Store(data_dir, WallClock(wall, monotonic))
+    monotonic.now += 60
+    wall.set(thursday)
+    store.append_action(2, 0, {"type": "roll", "player": "Aino", "dice": [4, 4]})
+    assert [g.created for g in store.games()] == [thursday + 660 - 2 * 3600, thursday - 2 * 3600]
     store.close()
