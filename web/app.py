@@ -22,7 +22,7 @@ from werkzeug.exceptions import HTTPException
 import scorer
 from scorer.errors import json_shown
 from web.families import family_table, titles
-from web.history import Scores
+from web.history import CLOCKS_SET_FROM, Scores
 from web.refusals import plain_refusal
 from vision.json_text import loads_strictly
 from web.store import StoreError
@@ -230,7 +230,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
                                found=len(found), wanted=wanted,
                                unfinished=unfinished[:UNFINISHED_FIRST] if before is None else [],
                                unfinished_more=len(unfinished) > UNFINISHED_FIRST,
-                               current=table.game_id, playing=playing, titles=names)
+                               current=table.game_id, playing=playing, titles=names,
+                               clocks_set_from=CLOCKS_SET_FROM)
 
     @app.get("/favicon.ico")
     def favicon() -> Response:

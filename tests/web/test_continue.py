@@ -227,6 +227,27 @@ def test_the_history_says_the_day_of_the_week_a_game_was_started(
         context.close()
 
 
+@pytest.mark.browser
+def test_a_game_started_on_a_clock_never_set_is_not_said_to_be_from_1970(
+        browser: Any, tmp_path: Path) -> None:
+    """A Pi with no saved time and no network starts in 1970 and stays there: the history
+    said its games were started on "Thu, 1/1/1970, 12:05 AM" (found by a clock audit)."""
+    sunday_evening = 1796586300.0            # Sunday 2026-12-06, 19:45 UTC
+    with LiveServer(tmp_path / "data") as server:
+        for started in (sunday_evening, 300.0):      # 300 s into 1970
+            server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+            with server.table.store._write() as db:
+                db.execute("UPDATE games SET created = ? WHERE id = ?",
+                           (started, server.table.game_id))
+        context = browser.new_context(locale="en-US", timezone_id="UTC")
+        page = context.new_page()
+        page.goto(server.url + "/history")
+        past = page.locator("table.list").last       # the first lists the unfinished
+        started_as = past.locator("td:nth-child(4)").all_inner_texts()
+        assert started_as == ["not known: the clock was not set", "Sun, 12/6/2026, 7:45 PM"]
+        context.close()
+
+
 def test_continue_tapped_offline_on_the_history_page_says_the_table_did_not_answer(
         browser: Any, tmp_path: Path) -> None:
     """Offline, Continue did nothing to be seen: no message, no new page."""
