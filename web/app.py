@@ -22,10 +22,10 @@ from werkzeug.exceptions import HTTPException
 import scorer
 from scorer.errors import json_shown
 from web.families import family_table, titles
-from web.history import CLOCKS_SET_FROM, Scores
+from web.history import Scores
 from web.refusals import plain_refusal
 from vision.json_text import loads_strictly
-from web.store import StoreError
+from web.store import CLOCKS_SET_FROM, StoreError
 from web.table import Shown, Table, TableError
 
 log = logging.getLogger("dicetray.web")

@@ -7,10 +7,6 @@ from typing import Any
 import scorer
 from web.store import Store, StoreError
 
-# dicetray was written in 2026: a game "started" before then was timed by a clock never set
-# (a Pi with no saved time and no network starts in 1970), and has no day to show.
-CLOCKS_SET_FROM = 1767225600.0     # 2026-01-01 00:00 UTC
-
 
 class Scores:
     """The scores of the games a history page lists. A finished game's are kept once

@@ -40,6 +40,9 @@ COPY_EVERY_S = 300.0
 # The wall clock moved this far (seconds) against the monotonic clock was set: the two run
 # at one rate (the network's slow corrections move both), so only a setting parts them.
 CLOCK_SET_S = 2.0
+# dicetray was written in 2026: a time before then was told by a clock never set (a Pi with
+# no saved time and no network starts in 1970), and says no day.
+CLOCKS_SET_FROM = 1767225600.0     # 2026-01-01 00:00 UTC
 
 log = logging.getLogger(__name__)
 
@@ -429,7 +432,7 @@ class Store:
         copy = copy or self.copy_path
         games = self._games_in(copy) or 0
         try:
-            taken = time.strftime("%Y-%m-%d %H:%M", time.localtime(copy.stat().st_mtime))
+            taken = _taken(copy.stat().st_mtime)
         except OSError:
             return ""
         if not games:
@@ -846,6 +849,17 @@ def _sync_folder(folder: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def _taken(mtime: float) -> str:
+    """When a copy was taken, as the refusals say it.
+
+    >>> _taken(300.0)
+    'while the clock was not set'
+    """
+    if mtime < CLOCKS_SET_FROM:
+        return "while the clock was not set"
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime))
 
 
 def _whole(text: Any) -> int | None:

@@ -151,6 +151,19 @@ def test_the_copy_is_named_in_a_data_folder_whose_name_has_uri_characters(
         Store(data_dir)
 
 
+def test_a_copy_taken_while_the_clock_was_not_set_is_not_said_to_be_from_1970(
+        data_dir: Path) -> None:
+    """A Pi with no saved time and no network starts in 1970: the refusal of a damaged
+    database said "A copy taken 1970-01-01 00:05 holds 1 game", a copy a family took
+    for fifty years old (found by a clock audit)."""
+    _play_and_close(data_dir, 1)
+    os.utime(data_dir / "dicetray-copy.sqlite3", (300.0, 300.0))
+    _damage(data_dir / "dicetray.sqlite3")
+    with pytest.raises(StoreError, match="A copy taken while the clock was not set holds 1 game: "
+                                         "to go back to it"):
+        Store(data_dir)
+
+
 def _damage_under(db: Path, table: str) -> None:
     """Scribble over ``table``'s first page in the file while the store has it open (a
     memory card going bad under a running server); another program's write then makes
