@@ -526,10 +526,15 @@ class Store:
 
     def _follow_clock(self) -> None:
         """Before the games are read: their times are set right if the clock was set
-        (a write does it)."""
-        if self._clock_set() is not None:
+        (a write does it). A database that cannot be written now is still read: the
+        times wait for the next write."""
+        if self._clock_set() is None:
+            return
+        try:
             with self._write():
                 pass
+        except StoreError as exc:
+            log.warning("the games' times keep the clock's old setting for now: %s", exc)
 
     def _cannot_write(self, exc: sqlite3.OperationalError) -> StoreError:
         """Another program holding the database (locked), a full disk, a file made read

@@ -818,3 +818,25 @@ def test_a_game_started_before_the_pi_clock_was_set_says_the_day_it_was_played(
     store.append_action(2, 0, {"type": "roll", "player": "Aino", "dice": [4, 4]})
     assert [g.created for g in store.games()] == [thursday + 660 - 2 * 3600, thursday - 2 * 3600]
     store.close()
+
+
+def test_the_games_are_listed_while_the_times_a_set_clock_moves_cannot_be_written(
+        data_dir: Path) -> None:
+    """The clock was set while another program holds the database's write lock: the games
+    are read as they are (the history is no error page), and their times set right once
+    the lock is let go."""
+    monotonic = FakeClock()
+    wall = FakeWall(monotonic, now=300.0)
+    store = Store(data_dir, WallClock(wall, monotonic))
+    store._db.execute("PRAGMA busy_timeout = 50")            # not 5 s of waiting
+    store.create_game("sum_chicago", {}, ["Aino", "Bertil"])
+    wall.set(1796931900.0)
+    other = sqlite3.connect(data_dir / "dicetray.sqlite3", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        assert [g.created for g in store.games()] == [300.0]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert [g.created for g in store.games()] == [1796931900.0]
+    store.close()
