@@ -37,7 +37,7 @@ COPY_NAME = "dicetray-copy.sqlite3"
 # At most this much play (seconds) is missing from the copy: a few throws, while a copy
 # of a family's database takes milliseconds.
 COPY_EVERY_S = 300.0
-# The wall clock moved this far (seconds) against the monotonic clock was set: the two run
+# The wall clock moved this far (seconds) against the time since boot was set: the two run
 # at one rate (the network's slow corrections move both), so only a setting parts them.
 CLOCK_SET_S = 2.0
 # dicetray was written in 2026: a time before then was told by a clock never set (a Pi with
@@ -142,21 +142,35 @@ class WallClock:
 
     A Raspberry Pi has no clock of its own: it starts with the time it was last shut down
     at (or 1970), and is set, by hours or days, when the network's time comes a minute
-    later (or never). The monotonic clock runs on untouched: a time taken earlier is told
-    again by the clock as set now as its monotonic time plus :meth:`setting`.
+    later (or never). The time since the machine started runs on untouched: a time taken
+    earlier is told again by the clock as set now as that time plus :meth:`setting`.
+    ``wall`` and ``since_boot`` are for tests (fake clocks).
     """
 
-    def __init__(self, wall: Callable[[], float] = time.time,
-                 monotonic: Callable[[], float] = time.monotonic) -> None:
-        self._wall, self.monotonic = wall, monotonic
+    def __init__(self, wall: Callable[[], float] | None = None,
+                 since_boot: Callable[[], float] | None = None) -> None:
+        self._wall = wall or _wall_time
+        self.since_boot = since_boot or _since_boot
 
     def now(self) -> float:
         """The wall clock's time (seconds since 1970)."""
         return self._wall()
 
     def setting(self) -> float:
-        """How far the wall clock is ahead of the monotonic one: a new value once set."""
-        return self._wall() - self.monotonic()
+        """How far the wall clock is ahead of the time since boot: a new value once set."""
+        return self._wall() - self.since_boot()
+
+
+def _wall_time() -> float:
+    """The wall clock's time, looked up as it is asked for (a test may stand in for it)."""
+    return time.time()
+
+
+def _since_boot() -> float:
+    """Seconds since the machine started, asleep or not: the monotonic clock stops while a
+    machine sleeps (a laptop running the demo) and the wall clock does not, and waking up
+    is no setting of the clock."""
+    return time.clock_gettime(time.CLOCK_BOOTTIME)
 
 
 class Store:
@@ -165,7 +179,7 @@ class Store:
 
     def __init__(self, data_dir: str | os.PathLike[str], clock: WallClock | None = None) -> None:
         self._clock = clock or WallClock()
-        # The games started and ended in this run, by the monotonic time they were: their
+        # The games started and ended in this run, by the time since boot they were: their
         # times are written again when the wall clock is set (a Pi's first minute).
         self._setting = self._clock.setting()
         self._started_here: dict[int, float] = {}
@@ -596,7 +610,7 @@ class Store:
                 "INSERT INTO games (family, options, players, created) VALUES (?, ?, ?, ?)",
                 (family, json.dumps(options), json.dumps(players), self._clock.now()))
             game_id = int(cur.lastrowid or 0)
-            self._started_here[game_id] = self._clock.monotonic()
+            self._started_here[game_id] = self._clock.since_boot()
             db.execute("INSERT OR REPLACE INTO meta VALUES ('current', ?)", (str(game_id),))
             # A waiting reading belonged to the old game: it no longer waits.
             db.execute("UPDATE readings SET status='superseded' WHERE status='waiting'")
@@ -669,7 +683,7 @@ class Store:
         if not finished:
             self._ended_here.pop(game_id, None)
         elif ended is not None and ended[0] is None:
-            self._ended_here[game_id] = self._clock.monotonic()
+            self._ended_here[game_id] = self._clock.since_boot()
 
     def game(self, game_id: int) -> GameRow | None:
         """One game's record, or ``None`` when there is no game ``game_id``."""

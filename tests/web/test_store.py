@@ -6,6 +6,7 @@ import os
 import re
 import sqlite3
 import threading
+import time
 from contextlib import closing
 from pathlib import Path
 from typing import Any
@@ -838,5 +839,23 @@ def test_the_games_are_listed_while_the_times_a_set_clock_moves_cannot_be_writte
     finally:
         other.execute("ROLLBACK")
         other.close()
+    assert [g.created for g in store.games()] == [1796931900.0]
+    store.close()
+
+
+def test_a_machine_waking_up_is_no_clock_set(monkeypatch: Any, data_dir: Path) -> None:
+    """Asleep (a laptop running the demo, its lid shut for the night), a machine's
+    monotonic clock stops while its wall clock and its time since boot run on: waking up
+    was taken for the clock being set, and the evening's game moved to the morning."""
+    clocks = {"wall": 1796931900.0, "since boot": 100.0}
+    real_clock_gettime = time.clock_gettime
+    monkeypatch.setattr(time, "time", lambda: clocks["wall"])
+    monkeypatch.setattr(time, "monotonic", lambda: 100.0)
+    monkeypatch.setattr(time, "clock_gettime", lambda which: clocks["since boot"]
+                        if which == time.CLOCK_BOOTTIME else real_clock_gettime(which))
+    store = Store(data_dir)
+    store.create_game("sum_chicago", {}, ["Aino", "Bertil"])
+    clocks["wall"] += 8 * 3600
+    clocks["since boot"] += 8 * 3600
     assert [g.created for g in store.games()] == [1796931900.0]
     store.close()
