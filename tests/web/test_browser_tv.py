@@ -349,3 +349,61 @@ def test_pub_chicagos_leader_about_to_announce_is_said_once_with_the_choice(
         assert page.inner_text("#board .announce.pending") == \
             choice + (" · or Sand" if variant == "tschigg" else "")
     page.close()
+
+
+# Long and accented names, as families write them; the last is as long as a name may be.
+LONG_NAMES = ["Maria-Magdalena", "Zoë", "Ólafur Björnsson", "Grandma Åsa", "Józef Wiśniewski",
+              "Bartholomäus", "Anne-Sophie Léger", "Øystein", "Ella", "Çağrı Şahin",
+              "Maximiliane-Anneliese von Hohenzollern", "Oskar"]
+
+# Every text on the board: its size as a share of the screen's height (zoom counted), and
+# whether its box lies outside the screen.
+_EVERY_TEXT = """() => {
+    const out = [];
+    const zoomOf = (el) => { let z = 1; for (let e = el; e; e = e.parentElement) z *= parseFloat(getComputedStyle(e).zoom) || 1; return z; };
+    for (const el of document.querySelectorAll('#board *')) {
+      if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      const share = parseFloat(getComputedStyle(el).fontSize) * zoomOf(el) / innerHeight;
+      const r = el.getBoundingClientRect();
+      const what = el.textContent.trim().slice(0, 24);
+      if (share < 0.025 - 1e-4) out.push(`${what}: ${(100 * share).toFixed(2)} % of the height`);
+      if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) out.push(`${what}: off the screen`);
+    }
+    return [...new Set(out)];
+}"""
+
+
+def _mid_game(table: Any, family: str, players: int) -> None:
+    """A game of ``players`` long names some forty actions in (the same ones every run)."""
+    import importlib
+    import random
+
+    rules = importlib.import_module(f"scorer.{family}")
+    options = {"pub_chicago": {"variant": "bayrisch"}, "ten_thousand": {"opening": 500}}
+    table.new_game(family, LONG_NAMES[:players], options.get(family, {}))
+    rng = random.Random(3)
+    for _ in range(40):
+        table.act(rules.random_action(table.game, rng))
+
+
+# Seven players and more, up to the most each family's start takes that this test's names
+# cover (10000 takes 8, Card Chicago 10). The sheet's chances, Pub Chicago's column heads,
+# tags and "not opened" were under 2.5 % of the height, and a column too tall for the TV
+# was zoomed out whole, its scores' small words with it (2.1-2.3 %).
+@pytest.mark.parametrize("family, players", [
+    ("sum_chicago", 7), ("sum_chicago", 8), ("sum_chicago", 10), ("sum_chicago", 12),
+    ("pub_chicago", 7), ("pub_chicago", 8), ("pub_chicago", 10), ("pub_chicago", 12),
+    ("ten_thousand", 7), ("ten_thousand", 8),
+    ("card_chicago", 7), ("card_chicago", 8), ("card_chicago", 10),
+])
+def test_every_text_of_many_players_is_read_from_the_sofa(
+        browser: Any, tmp_path: Path, family: str, players: int) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        _mid_game(server.table, family, players)
+        for width, height in [(1920, 1080), (1280, 720)]:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(server.url + "/")
+            page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+            faults = page.evaluate(_EVERY_TEXT)
+            page.close()
+            assert faults == [], f"{players} players at {width}x{height}: {faults}"

@@ -256,6 +256,10 @@ function growPanel(board) {
   };
   if (fits(1)) return;
   let low = least, high = 1;
+  // Too tall even at its own scale (seven long names upright over the sheet): smaller
+  // still here, down to the letters' floor, rather than zoomed out whole by fitColumns,
+  // which took the small words under the floor with it.
+  if (!fits(least)) [low, high] = [least / 2, least];
   for (let i = 0; i < 7; i++) {
     const mid = (low + high) / 2;
     if (fits(mid)) low = mid; else high = mid;
