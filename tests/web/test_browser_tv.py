@@ -407,3 +407,43 @@ def test_every_text_of_many_players_is_read_from_the_sofa(
             faults = page.evaluate(_EVERY_TEXT)
             page.close()
             assert faults == [], f"{players} players at {width}x{height}: {faults}"
+
+
+# Each letter of a name cut short on a line not shown: its box (Chromium's is the font's
+# height, to the top of an accent) lies wholly below the name's shown lines, with a pixel
+# to spare: the letters are drawn on whole pixels, and half a pixel of an acute showed.
+_LETTERS_CUT = """() => {
+    const out = [];
+    for (const name of document.querySelectorAll('#board .panel .nm, #board .panel .name')) {
+      const shown = name.getBoundingClientRect();
+      const walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        for (let i = 0; i < text.length; i++) {
+          const letter = document.createRange(); letter.setStart(text, i); letter.setEnd(text, i + 1);
+          for (const r of letter.getClientRects()) {
+            const hidden = (r.top + r.bottom) / 2 > shown.bottom;
+            if (r.width && hidden && r.top < shown.bottom + 1)
+              out.push(`'${text.data[i]}' of ${name.textContent}: ${(shown.bottom - r.top).toFixed(1)} px of it shown`);
+          }
+        }
+      }
+    }
+    return out;
+}"""
+
+
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_a_name_cut_short_on_the_sheet_shows_no_part_of_its_hidden_line(
+        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
+    # A name of four lines over its column shows three and "…": the acute of the fourth
+    # line's "É" stood under the third, a stray mark under "Ölbergen…".
+    names = ["Maximiliane Åsa Ölbergen Élodie Ångström", "Zoë", "Oskar"]
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", names)
+        page.goto(server.url + "/")
+        page.wait_for_selector("#board[data-family='sum_chicago'] .sheet")
+        clamped = page.eval_on_selector(".sheet thead .nm", "el => el.scrollHeight > el.clientHeight + 1")
+        assert clamped, "the long name should be cut short for this test to mean anything"
+        assert page.evaluate(_LETTERS_CUT) == [], f"at {size}"
+    page.close()
