@@ -432,18 +432,24 @@ _LETTERS_CUT = """() => {
 }"""
 
 
+# A name of four lines over its Sum Chicago column shows three and "…": the acute of the
+# fourth line's "É" stood under the third, a stray mark under "Ölbergen…". In 10000 and
+# Card Chicago a name shows two lines, and the third's "É" stood under "Wolfeschlegel…".
+@pytest.mark.parametrize("family, name", [
+    ("sum_chicago", "Maximiliane Åsa Ölbergen Élodie Ångström"),
+    ("ten_thousand", "Åsa Ölbergen-Wolfeschlegelsteinhau Ébera"),
+    ("card_chicago", "Åsa Ölbergen-Wolfeschlegelsteinhau Ébera"),
+], ids=["sum_chicago", "ten_thousand", "card_chicago"])
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
-def test_a_name_cut_short_on_the_sheet_shows_no_part_of_its_hidden_line(
-        browser: Any, tmp_path: Path, size: tuple[int, int]) -> None:
-    # A name of four lines over its column shows three and "…": the acute of the fourth
-    # line's "É" stood under the third, a stray mark under "Ölbergen…".
-    names = ["Maximiliane Åsa Ölbergen Élodie Ångström", "Zoë", "Oskar"]
+def test_a_name_cut_short_shows_no_part_of_its_hidden_line(
+        browser: Any, tmp_path: Path, size: tuple[int, int], family: str, name: str) -> None:
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     with LiveServer(tmp_path / "data") as server:
-        server.table.new_game("sum_chicago", names)
+        server.table.new_game(family, [name, "Zoë", "Oskar"])
         page.goto(server.url + "/")
-        page.wait_for_selector("#board[data-family='sum_chicago'] .sheet")
-        clamped = page.eval_on_selector(".sheet thead .nm", "el => el.scrollHeight > el.clientHeight + 1")
+        page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+        clamped = page.eval_on_selector("#board .panel :is(.nm, .name)",
+                                        "el => el.scrollHeight > el.clientHeight + 1")
         assert clamped, "the long name should be cut short for this test to mean anything"
         assert page.evaluate(_LETTERS_CUT) == [], f"at {size}"
     page.close()
