@@ -453,3 +453,23 @@ def test_a_name_cut_short_shows_no_part_of_its_hidden_line(
         assert clamped, "the long name should be cut short for this test to mean anything"
         assert page.evaluate(_LETTERS_CUT) == [], f"at {size}"
     page.close()
+
+
+@pytest.mark.parametrize("players", [7, 8])
+def test_pub_chicagos_long_names_of_many_players_are_shown_whole(
+        browser: Any, tmp_path: Path, players: int) -> None:
+    # With seven or eight players the names had one line in a third of the panel, and
+    # "Anne-Sophie L…", "Maria-Magd…", "Józef Wiśnie…" were cut beside empty room: a
+    # name of two words now takes a second line, at the space or the hyphen.
+    with LiveServer(tmp_path / "data") as server:
+        _mid_game(server.table, "pub_chicago", players)
+        for width, height in [(1920, 1080), (1280, 720)]:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(server.url + "/")
+            page.wait_for_selector("#board[data-family='pub_chicago'] .panel table")
+            names = page.evaluate("""() => [...document.querySelectorAll('#board .scores.pub .name')]
+                .map((el) => ({name: el.textContent,
+                              cut: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1}))""")
+            page.close()
+            assert len(names) == players
+            assert [n["name"] for n in names if n["cut"]] == [], f"at {width}x{height}: {names}"

@@ -244,8 +244,9 @@ function growPanel(board) {
     for (const name of names) {
       if (whole.has(name)) {
         if (!shownWhole(name)) return false;
-        // (nor broken onto more lines: "Oskar" in a narrow column became "O / sk / ar")
-        if (name.matches(".nm") && emHigh(name) > whole.get(name) + 0.3) return false;
+        // (nor broken onto more lines: "Oskar" in a narrow column became "O / sk / ar",
+        // and a Pub Chicago row of seven "Bartholomä / us")
+        if (emHigh(name) > whole.get(name) + 0.3) return false;
         continue;
       }
       if (letters.has(name)) { if (letterRoom(name) < letters.get(name) * 0.98) return false; continue; }
