@@ -473,3 +473,19 @@ def test_pub_chicagos_long_names_of_many_players_are_shown_whole(
             page.close()
             assert len(names) == players
             assert [n["name"] for n in names if n["cut"]] == [], f"at {width}x{height}: {names}"
+
+
+@pytest.mark.parametrize("family", ["sum_chicago", "pub_chicago", "ten_thousand"])
+def test_whose_turn_it_is_is_said_bigger_than_the_games_name(
+        browser: Any, tmp_path: Path, family: str) -> None:
+    # The game's name at the top ("Pub Chicago") was bigger than the line saying whose
+    # turn it is, which is what the room looks up for.
+    with LiveServer(tmp_path / "data") as server:
+        _mid_game(server.table, family, 7)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#board[data-family='{family}'] .turn b")
+        sizes = page.evaluate("""() => Object.fromEntries(['#board h1', '#board .turn b']
+            .map((s) => [s, parseFloat(getComputedStyle(document.querySelector(s)).fontSize)]))""")
+        page.close()
+        assert sizes["#board .turn b"] > sizes["#board h1"], sizes
