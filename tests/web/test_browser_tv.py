@@ -369,3 +369,143 @@ def test_pub_chicagos_leader_about_to_announce_is_said_once_with_the_choice(
         assert page.inner_text("#board .announce.pending") == \
             choice + (" · or Sand" if variant == "tschigg" else "")
     page.close()
+
+
+# Long and accented names, as families write them; the last is as long as a name may be.
+LONG_NAMES = ["Maria-Magdalena", "Zoë", "Ólafur Björnsson", "Grandma Åsa", "Józef Wiśniewski",
+              "Bartholomäus", "Anne-Sophie Léger", "Øystein", "Ella", "Çağrı Şahin",
+              "Maximiliane-Anneliese von Hohenzollern", "Oskar"]
+
+# Every text on the board: its size as a share of the screen's height (zoom counted), and
+# whether its box lies outside the screen.
+_EVERY_TEXT = """() => {
+    const out = [];
+    const zoomOf = (el) => { let z = 1; for (let e = el; e; e = e.parentElement) z *= parseFloat(getComputedStyle(e).zoom) || 1; return z; };
+    for (const el of document.querySelectorAll('#board *')) {
+      if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+      const share = parseFloat(getComputedStyle(el).fontSize) * zoomOf(el) / innerHeight;
+      const r = el.getBoundingClientRect();
+      const what = el.textContent.trim().slice(0, 24);
+      if (share < 0.025 - 1e-4) out.push(`${what}: ${(100 * share).toFixed(2)} % of the height`);
+      if (r.left < -1 || r.top < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) out.push(`${what}: off the screen`);
+    }
+    return [...new Set(out)];
+}"""
+
+
+def _mid_game(table: Any, family: str, players: int) -> None:
+    """A game of ``players`` long names some forty actions in (the same ones every run)."""
+    import importlib
+    import random
+
+    rules = importlib.import_module(f"scorer.{family}")
+    options = {"pub_chicago": {"variant": "bayrisch"}, "ten_thousand": {"opening": 500}}
+    table.new_game(family, LONG_NAMES[:players], options.get(family, {}))
+    rng = random.Random(3)
+    for _ in range(40):
+        table.act(rules.random_action(table.game, rng))
+
+
+# Seven players and more, up to the most each family's start takes that this test's names
+# cover (10000 takes 8, Card Chicago 10). The sheet's chances, Pub Chicago's column heads,
+# tags and "not opened" were under 2.5 % of the height, and a column too tall for the TV
+# was zoomed out whole, its scores' small words with it (2.1-2.3 %).
+@pytest.mark.parametrize("family, players", [
+    ("sum_chicago", 7), ("sum_chicago", 8), ("sum_chicago", 10), ("sum_chicago", 12),
+    ("pub_chicago", 7), ("pub_chicago", 8), ("pub_chicago", 10), ("pub_chicago", 12),
+    ("ten_thousand", 7), ("ten_thousand", 8),
+    ("card_chicago", 7), ("card_chicago", 8), ("card_chicago", 10),
+])
+def test_every_text_of_many_players_is_read_from_the_sofa(
+        browser: Any, tmp_path: Path, family: str, players: int) -> None:
+    with LiveServer(tmp_path / "data") as server:
+        _mid_game(server.table, family, players)
+        for width, height in [(1920, 1080), (1280, 720)]:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(server.url + "/")
+            page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+            faults = page.evaluate(_EVERY_TEXT)
+            page.close()
+            assert faults == [], f"{players} players at {width}x{height}: {faults}"
+
+
+# Each letter of a name cut short on a line not shown: its box (Chromium's is the font's
+# height, to the top of an accent) lies wholly below the name's shown lines, with a pixel
+# to spare: the letters are drawn on whole pixels, and half a pixel of an acute showed.
+_LETTERS_CUT = """() => {
+    const out = [];
+    for (const name of document.querySelectorAll('#board .panel .nm, #board .panel .name')) {
+      const shown = name.getBoundingClientRect();
+      const walker = document.createTreeWalker(name, NodeFilter.SHOW_TEXT);
+      for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+        for (let i = 0; i < text.length; i++) {
+          const letter = document.createRange(); letter.setStart(text, i); letter.setEnd(text, i + 1);
+          for (const r of letter.getClientRects()) {
+            const hidden = (r.top + r.bottom) / 2 > shown.bottom;
+            if (r.width && hidden && r.top < shown.bottom + 1)
+              out.push(`'${text.data[i]}' of ${name.textContent}: ${(shown.bottom - r.top).toFixed(1)} px of it shown`);
+          }
+        }
+      }
+    }
+    return out;
+}"""
+
+
+# A name of four lines over its Sum Chicago column shows three and "…": the acute of the
+# fourth line's "É" stood under the third, a stray mark under "Ölbergen…". In 10000 and
+# Card Chicago a name shows two lines, and the third's "É" stood under "Wolfeschlegel…".
+@pytest.mark.parametrize("family, name", [
+    ("sum_chicago", "Maximiliane Åsa Ölbergen Élodie Ångström"),
+    ("ten_thousand", "Åsa Ölbergen-Wolfeschlegelsteinhau Ébera"),
+    ("card_chicago", "Åsa Ölbergen-Wolfeschlegelsteinhau Ébera"),
+], ids=["sum_chicago", "ten_thousand", "card_chicago"])
+@pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)])
+def test_a_name_cut_short_shows_no_part_of_its_hidden_line(
+        browser: Any, tmp_path: Path, size: tuple[int, int], family: str, name: str) -> None:
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game(family, [name, "Zoë", "Oskar"])
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#board[data-family='{family}'] .panel table")
+        clamped = page.eval_on_selector("#board .panel :is(.nm, .name)",
+                                        "el => el.scrollHeight > el.clientHeight + 1")
+        assert clamped, "the long name should be cut short for this test to mean anything"
+        assert page.evaluate(_LETTERS_CUT) == [], f"at {size}"
+    page.close()
+
+
+@pytest.mark.parametrize("players", [7, 8])
+def test_pub_chicagos_long_names_of_many_players_are_shown_whole(
+        browser: Any, tmp_path: Path, players: int) -> None:
+    # With seven or eight players the names had one line in a third of the panel, and
+    # "Anne-Sophie L…", "Maria-Magd…", "Józef Wiśnie…" were cut beside empty room: a
+    # name of two words now takes a second line, at the space or the hyphen.
+    with LiveServer(tmp_path / "data") as server:
+        _mid_game(server.table, "pub_chicago", players)
+        for width, height in [(1920, 1080), (1280, 720)]:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.goto(server.url + "/")
+            page.wait_for_selector("#board[data-family='pub_chicago'] .panel table")
+            names = page.evaluate("""() => [...document.querySelectorAll('#board .scores.pub .name')]
+                .map((el) => ({name: el.textContent,
+                              cut: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1}))""")
+            page.close()
+            assert len(names) == players
+            assert [n["name"] for n in names if n["cut"]] == [], f"at {width}x{height}: {names}"
+
+
+@pytest.mark.parametrize("family", ["sum_chicago", "pub_chicago", "ten_thousand"])
+def test_whose_turn_it_is_is_said_bigger_than_the_games_name(
+        browser: Any, tmp_path: Path, family: str) -> None:
+    # The game's name at the top ("Pub Chicago") was bigger than the line saying whose
+    # turn it is, which is what the room looks up for.
+    with LiveServer(tmp_path / "data") as server:
+        _mid_game(server.table, family, 7)
+        page = browser.new_page(viewport={"width": 1280, "height": 720})
+        page.goto(server.url + "/")
+        page.wait_for_selector(f"#board[data-family='{family}'] .turn b")
+        sizes = page.evaluate("""() => Object.fromEntries(['#board h1', '#board .turn b']
+            .map((s) => [s, parseFloat(getComputedStyle(document.querySelector(s)).fontSize)]))""")
+        page.close()
+        assert sizes["#board .turn b"] > sizes["#board h1"], sizes

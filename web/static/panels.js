@@ -51,8 +51,12 @@ function rowScale(rows, fit) { return Math.min(1, fit / Math.max(1, rows)); }
 
 /** A font size of `base` (a CSS length) at `scale`, which the TV then grows as far as the
  *  panel has room (growPanel in scoreboard.js sets --fit): rowScale alone is made for the
- *  longest names and left ten rows in half the panel, their names in 15 px at 720 lines. */
-function fitSize(base, scale) { return `calc(${base} * var(--fit, ${scale.toFixed(3)}))`; }
+ *  longest names and left ten rows in half the panel, their names in 15 px at 720 lines.
+ *  Never below the board's floor (--least, style.css): twelve players' names were 2.3 %
+ *  of the screen, the shown hands of ten 1.8 %; a long name is cut short (…) instead. */
+function fitSize(base, scale) {
+  return `max(var(--least, 0px), calc(${base} * var(--fit, ${scale.toFixed(3)})))`;
+}
 
 // -- 10000 -------------------------------------------------------------------------------
 

@@ -244,8 +244,9 @@ function growPanel(board) {
     for (const name of names) {
       if (whole.has(name)) {
         if (!shownWhole(name)) return false;
-        // (nor broken onto more lines: "Oskar" in a narrow column became "O / sk / ar")
-        if (name.matches(".nm") && emHigh(name) > whole.get(name) + 0.3) return false;
+        // (nor broken onto more lines: "Oskar" in a narrow column became "O / sk / ar",
+        // and a Pub Chicago row of seven "Bartholomä / us")
+        if (emHigh(name) > whole.get(name) + 0.3) return false;
         continue;
       }
       if (letters.has(name)) { if (letterRoom(name) < letters.get(name) * 0.98) return false; continue; }
@@ -256,6 +257,10 @@ function growPanel(board) {
   };
   if (fits(1)) return;
   let low = least, high = 1;
+  // Too tall even at its own scale (seven long names upright over the sheet): smaller
+  // still here, down to the letters' floor, rather than zoomed out whole by fitColumns,
+  // which took the small words under the floor with it.
+  if (!fits(least)) [low, high] = [least / 2, least];
   for (let i = 0; i < 7; i++) {
     const mid = (low + high) / 2;
     if (fits(mid)) low = mid; else high = mid;
