@@ -124,7 +124,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def _store_error(exc: StoreError) -> tuple[Response, int]:
         # The database cannot be written just now (locked by another program, a full
         # disk): not the request's fault, and nothing changed; it can be tried again.
-        return error(str(exc), 503)
+        return error(str(exc), 503, exc.plain)
 
     @app.errorhandler(sqlite3.DatabaseError)
     def _database_error(exc: sqlite3.DatabaseError) -> tuple[Response, int]:

@@ -33,7 +33,7 @@ from vision.reader import REASON_PICTURE
 from web.calibrating import TrayNotEmpty
 from web.publisher import Publisher
 from web.refusals import plain_seating, shown_name
-from web.store import Store, StoreError
+from web.store import Store, StoreError, refusal_words, storage_trouble
 from web.throw_frames import ThrowFrames
 
 log = logging.getLogger("dicetray.table")
@@ -555,7 +555,8 @@ class Table:
             try:
                 change()
             except OSError as exc:
-                raise TableError(f"could not save the calibration: {exc}", 503) from None
+                raise TableError(f"could not save the calibration: {exc}", 503,
+                                 refusal_words(storage_trouble(exc))) from None
             except TrayNotEmpty as exc:
                 raise TableError(str(exc), 409) from None
             except TableError:

@@ -3,6 +3,7 @@ tray's outline is marked on the camera's picture."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import time
@@ -484,6 +485,23 @@ def test_a_bad_tray_outline_is_refused_and_changes_nothing(
     assert not calibrator.path.exists()
     assert camera_api.post("/api/tray", json={}).status_code == 400   # no 'tray' at all
 
+
+
+def test_a_tray_outline_saved_on_a_full_memory_card_is_refused_plainly(
+        camera_api: Any, calibrator: Calibrator, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The family was shown "could not save the calibration: [Errno 28] No space left on
+    device: ..." and not what to do about it."""
+    def full(*args: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(calibrator.path))
+
+    monkeypatch.setattr("web.calibrating.save_calibration", full)
+    before = camera_api.get("/api/state").get_json()
+    resp = camera_api.post("/api/tray", json={"tray": [[1, 1], [7, 1], [7, 7], [1, 7]]})
+    assert resp.status_code == 503
+    assert resp.get_json()["plain"] == ("the appliance's storage is full: nothing was saved; "
+                                        "make room on its memory card, then tap again")
+    assert camera_api.get("/api/state").get_json()["camera"]["tray"] == before["camera"]["tray"]
+    assert not calibrator.path.exists()
 
 LATE_CALIBRATION_WORDS = ("the tray was set up again just now, on this screen or another: "
                           "nothing was saved here; look at it again, and tap again if this "
