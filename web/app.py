@@ -548,17 +548,16 @@ def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = N
     ended = streams.open() if streams is not None else threading.Event()
     try:
         yield "retry: 2000\n\n"
-        revision, payload = table.publisher.latest_state()
+        sent, revision, payload = table.publisher.latest_published()
         yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
-        sent = revision
         quiet = 0.0
         slice_s = min(1.0, keep_alive)
         while not table.publisher.closed and not ended.is_set():
             got = table.publisher.wait_newer(sent, slice_s)
             if got is not None:
-                sent, payload = got
+                sent, revision, payload = got
                 quiet = 0.0
-                yield f"event: state\nid: {sent}\ndata: {payload}\n\n"
+                yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
                 continue
             if gone is not None and gone():
                 return
