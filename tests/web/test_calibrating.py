@@ -1302,6 +1302,30 @@ def test_a_throws_picture_that_cannot_be_read_is_no_picture(tmp_path: Path) -> N
     assert frames.get(7) is None and 7 not in frames
 
 
+
+def test_a_throws_picture_cut_short_by_a_full_memory_card_is_not_kept_half(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JPEG cut short still reads, its lower part grey: after a restart that picture was
+    shown for the throw, and a die corrected on it was remembered from the grey."""
+    from web.throw_frames import ThrowFrames
+
+    def full_half_way(path: Path, data: bytes) -> int:
+        with open(path, "wb") as f:
+            f.write(data[:len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    frame = np.random.default_rng(7).integers(0, 255, (96, 128, 3)).astype(np.uint8)
+    frames = ThrowFrames(tmp_path / "frames", keep=2)
+    monkeypatch.setattr(Path, "write_bytes", full_half_way)
+    frames.add(4, frame)
+    monkeypatch.undo()
+    assert frames.get(4) is frame                               # still shown until a restart
+    assert list((tmp_path / "frames").iterdir()) == []
+    (tmp_path / "frames" / "5.jpg-part").write_bytes(b"\xff\xd8")   # cut by a power cut
+    again = ThrowFrames(tmp_path / "frames", keep=2)            # after a restart
+    assert 4 not in again and again.get(4) is None
+    assert list((tmp_path / "frames").iterdir()) == []          # the folder stays bounded
+
 def test_a_calibration_file_edited_by_hand_while_running_is_not_written_over(
         tmp_path: Path) -> None:
     path = tmp_path / "calibration.json"
