@@ -1778,9 +1778,16 @@ class Table:
             log.warning("camera: %s", _stall_said(shown, frozen))
         elif shown is None:
             log.info("camera: new pictures come again")
+        # Stored when the stall begins or ends; the seconds counted between are only told:
+        # stored, a camera hung overnight wrote the database every second until morning.
+        counting = shown is not None and self._camera_status["stalled_s"] is not None
         with self._lock:
+            counting = counting and frozen == self._camera_status["frozen"]
             self._camera_status.update(stalled_s=shown, frozen=frozen)
-            self._publish_status()
+            if counting:
+                self._publish_unstored()
+            else:
+                self._publish_status()
 
     def _camera_ended(self, error: BaseException | None) -> str | None:
         """The camera thread ended: with ``error``, the camera failed and is opened again
