@@ -210,6 +210,12 @@ class Store:
         try:
             f = open(self.dir / LOCK_NAME, "a+")
         except OSError as exc:
+            if storage_trouble(exc) is _READ_ONLY:
+                # A card going bad, remounted read only: another folder is not the answer.
+                raise StoreError(f"{self.dir}: the memory card cannot be written "
+                                 f"({exc.strerror}: it may be failing); the games in this "
+                                 "folder are kept as they are: copy it off the card, then "
+                                 "replace the card", _READ_ONLY) from None
             raise StoreError(f"{self.dir}: cannot use the data folder ({exc.strerror}: "
                              f"{exc.filename}); choose another --data folder") from None
         try:
