@@ -538,7 +538,8 @@ class Store:
             return int(self._db.execute("SELECT value FROM meta WHERE key='revision'").fetchone()[0])
 
     def bump(self) -> int:
-        """A new revision with no other change (say, the camera's status changed)."""
+        """A new revision with no other change in the database (the calibration file
+        changed, a draw went on)."""
         with self._write() as db:
             return self._bump(db)
 

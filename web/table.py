@@ -763,13 +763,6 @@ class Table:
             self._not_saved = None
             self.publisher.publish(json.dumps(self._build(revision)), revision)
 
-    def _publish_unstored(self) -> None:
-        """Tell the screens of a change the storage refused (a full memory card): at the
-        revision they hold, as nothing of it is stored."""
-        with self._lock:
-            revision = self.publisher.latest_state()[0]
-            self.publisher.publish(json.dumps(self._build(revision)), revision)
-
     # -- commands (from the HTTP threads and the service thread) --------------------------
 
     def new_game(self, family: Any, players: Any, options: Any = None,
@@ -1547,15 +1540,13 @@ class Table:
                 self._publish_status()
 
     def _publish_status(self) -> None:
-        """Tell the screens of a change of the camera's status. A database that cannot be
-        written just now (a full disk, another program holding it) gives the change no
-        revision: it is logged and still told, and the camera is watched on (the service
-        thread ended, and no throw was read again until a restart)."""
-        try:
-            self._publish(self.store.bump())
-        except StoreError as exc:
-            log.warning("camera: its status was not stored: %s", exc)
-            self._publish_unstored()
+        """Tell the screens of a change of the camera's status, or of what the storage
+        refused: at the revision they hold, as nothing of it is stored. Stored, a throw's
+        "rolling…" wrote the memory card at every throw and a hung camera's count of
+        seconds every second, each a synced commit, and a full card held the news back."""
+        with self._lock:
+            revision = self.store.revision
+            self.publisher.publish(json.dumps(self._build(revision)), revision)
 
     def _throw_not_stored(self, exc: StoreError) -> None:
         """The storage refused a throw the camera saw: the game stands as it was, and the
@@ -1565,7 +1556,7 @@ class Table:
         with self._lock:
             self._not_saved = (f"{cause}: the throw just made was not saved; {remedy}, then "
                                "enter that throw by hand")
-            self._publish_unstored()
+            self._publish_status()
 
     def _camera_moving(self, moving: bool) -> None:
         with self._lock:
@@ -1778,16 +1769,9 @@ class Table:
             log.warning("camera: %s", _stall_said(shown, frozen))
         elif shown is None:
             log.info("camera: new pictures come again")
-        # Stored when the stall begins or ends; the seconds counted between are only told:
-        # stored, a camera hung overnight wrote the database every second until morning.
-        counting = shown is not None and self._camera_status["stalled_s"] is not None
         with self._lock:
-            counting = counting and frozen == self._camera_status["frozen"]
             self._camera_status.update(stalled_s=shown, frozen=frozen)
-            if counting:
-                self._publish_unstored()
-            else:
-                self._publish_status()
+            self._publish_status()
 
     def _camera_ended(self, error: BaseException | None) -> str | None:
         """The camera thread ended: with ``error``, the camera failed and is opened again
