@@ -124,7 +124,7 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     def _store_error(exc: StoreError) -> tuple[Response, int]:
         # The database cannot be written just now (locked by another program, a full
         # disk): not the request's fault, and nothing changed; it can be tried again.
-        return error(str(exc), 503)
+        return error(str(exc), 503, exc.plain)
 
     @app.errorhandler(sqlite3.DatabaseError)
     def _database_error(exc: sqlite3.DatabaseError) -> tuple[Response, int]:
@@ -549,17 +549,16 @@ def _stream(table: Table, keep_alive: float, gone: Callable[[], bool] | None = N
     ended = streams.open() if streams is not None else threading.Event()
     try:
         yield "retry: 2000\n\n"
-        revision, payload = table.publisher.latest_state()
+        sent, revision, payload = table.publisher.latest_published()
         yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
-        sent = revision
         quiet = 0.0
         slice_s = min(1.0, keep_alive)
         while not table.publisher.closed and not ended.is_set():
             got = table.publisher.wait_newer(sent, slice_s)
             if got is not None:
-                sent, payload = got
+                sent, revision, payload = got
                 quiet = 0.0
-                yield f"event: state\nid: {sent}\ndata: {payload}\n\n"
+                yield f"event: state\nid: {revision}\ndata: {payload}\n\n"
                 continue
             if gone is not None and gone():
                 return

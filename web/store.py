@@ -15,6 +15,7 @@ while one is played; the refusal says how to go back to that copy.
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import logging
@@ -89,7 +90,51 @@ _GAME_COLUMNS = frozenset({"id", "family", "options", "players", "created", "fin
 
 
 class StoreError(RuntimeError):
-    """The data folder cannot be used; the message names the file and what to do."""
+    """The data folder cannot be used; the message names the file and what to do.
+    ``trouble``, when the memory card refused a write, says what is wrong with it and what
+    to do in the family's words (:func:`storage_trouble`)."""
+
+    def __init__(self, message: str, trouble: tuple[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.trouble = trouble
+
+    @property
+    def plain(self) -> str | None:
+        """The refusal of a tap, in the family's words, when the memory card refused it."""
+        return refusal_words(self.trouble)
+
+
+# Why the memory card refused a write, said for a family: what is wrong and what to do.
+# SQLite names the fault (``sqlite_errorname``), a file write its errno.
+_FULL = ("the appliance's storage is full", "make room on its memory card")
+_READ_ONLY = ("the appliance's memory card cannot be written (it may be failing)",
+              "restart the appliance; if this comes back, copy its data folder off the "
+              "card and replace the card")
+_HELD = ("another program is holding the appliance's games file", "wait a moment")
+_TROUBLES = {"SQLITE_FULL": _FULL, "SQLITE_READONLY": _READ_ONLY, "SQLITE_IOERR": _READ_ONLY,
+             "SQLITE_BUSY": _HELD, "SQLITE_LOCKED": _HELD}
+_ERRNO_TROUBLES = {errno.ENOSPC: _FULL, errno.EDQUOT: _FULL, errno.EROFS: _READ_ONLY,
+                   errno.EIO: _READ_ONLY}
+
+
+def storage_trouble(exc: BaseException) -> tuple[str, str] | None:
+    """What is wrong with the storage and what to do, when ``exc`` is the memory card
+    refusing a write (full, turned read only, failing, held); ``None`` for anything else."""
+    if isinstance(exc, OSError):
+        return _ERRNO_TROUBLES.get(exc.errno or 0)
+    if isinstance(exc, sqlite3.Error):
+        # The extended names say more after the first part: SQLITE_IOERR_WRITE, ...
+        name = getattr(exc, "sqlite_errorname", "") or ""
+        return _TROUBLES.get("_".join(name.split("_")[:2]))
+    return None
+
+
+def refusal_words(trouble: tuple[str, str] | None) -> str | None:
+    """A tap refused as the storage would not take it, in the family's words."""
+    if trouble is None:
+        return None
+    cause, remedy = trouble
+    return f"{cause}: nothing was saved; {remedy}, then tap again"
 
 
 @dataclass(frozen=True)
@@ -214,6 +259,12 @@ class Store:
         try:
             f = open(self.dir / LOCK_NAME, "a+")
         except OSError as exc:
+            if storage_trouble(exc) is _READ_ONLY:
+                # A card going bad, remounted read only: another folder is not the answer.
+                raise StoreError(f"{self.dir}: the memory card cannot be written "
+                                 f"({exc.strerror}: it may be failing); the games in this "
+                                 "folder are kept as they are: copy it off the card, then "
+                                 "replace the card", _READ_ONLY) from None
             raise StoreError(f"{self.dir}: cannot use the data folder ({exc.strerror}: "
                              f"{exc.filename}); choose another --data folder") from None
         try:
@@ -554,7 +605,8 @@ class Store:
         """Another program holding the database (locked), a full disk, a file made read
         only: the change is refused, naming the file, and nothing of it is kept."""
         return StoreError(f"{self.path}: cannot write the database ({exc}); nothing was "
-                          "changed: close the other program using it, or free disk space")
+                          "changed: close the other program using it, or free disk space",
+                          storage_trouble(exc))
 
     def _bump(self, db: sqlite3.Connection) -> int:
         db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key='revision'")
@@ -569,7 +621,8 @@ class Store:
             return int(self._db.execute("SELECT value FROM meta WHERE key='revision'").fetchone()[0])
 
     def bump(self) -> int:
-        """A new revision with no other change (say, the camera's status changed)."""
+        """A new revision with no other change in the database (the calibration file
+        changed, a draw went on)."""
         with self._write() as db:
             return self._bump(db)
 

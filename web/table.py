@@ -33,7 +33,7 @@ from vision.reader import REASON_PICTURE
 from web.calibrating import TrayNotEmpty
 from web.publisher import Publisher
 from web.refusals import plain_seating, shown_name
-from web.store import Store, StoreError
+from web.store import Store, StoreError, refusal_words, storage_trouble
 from web.throw_frames import ThrowFrames
 
 log = logging.getLogger("dicetray.table")
@@ -310,6 +310,9 @@ class Table:
         self.reopen_stalled_after = reopen_stalled_after
         self.reopen_every = reopen_every
         self.publisher = Publisher()
+        # What the memory card kept from being stored (a camera throw on a full card),
+        # said on the screens until a change is stored again.
+        self._not_saved: str | None = None
         self.demo = demo
         self.demo_interval = demo_interval
         self.demo_fix_after = demo_fix_after
@@ -555,7 +558,8 @@ class Table:
             try:
                 change()
             except OSError as exc:
-                raise TableError(f"could not save the calibration: {exc}", 503) from None
+                raise TableError(f"could not save the calibration: {exc}", 503,
+                                 refusal_words(storage_trouble(exc))) from None
             except TrayNotEmpty as exc:
                 raise TableError(str(exc), 409) from None
             except TableError:
@@ -618,7 +622,8 @@ class Table:
             "draw": self._draw.to_json() if self._draw is not None else None,
             "reading": self._reading_json(reading),
             "hand_throw": None if waiting else self._hand_throw(),
-            "camera": {**self._camera_status, "tray": self._tray(), "pictures": self._pictures(),
+            "camera": {**self._camera_status, "error": self._not_saved or self._camera_status["error"],
+                       "tray": self._tray(), "pictures": self._pictures(),
                        "picture_values": self._picture_values(),
                        "tray_note": getattr(self._calibrator, "tray_note", None),
                        "empty_tray": self._has_empty_tray(),
@@ -752,7 +757,10 @@ class Table:
         return [i for i, d in enumerate(reading.dice) if d.get("reason") == REASON_PICTURE]
 
     def _publish(self, revision: int) -> None:
+        """Tell the screens of the change stored as ``revision``: the storage takes
+        changes again, so what it refused before is no longer said."""
         with self._lock:
+            self._not_saved = None
             self.publisher.publish(json.dumps(self._build(revision)), revision)
 
     # -- commands (from the HTTP threads and the service thread) --------------------------
@@ -1532,15 +1540,23 @@ class Table:
                 self._publish_status()
 
     def _publish_status(self) -> None:
-        """Tell the screens of a change of the camera's status. A database that cannot be
-        written just now (a full disk, another program holding it) gives the change no
-        revision: it is logged, the screens learn it with the next change written, and
-        the camera is watched on (the service thread ended, and no throw was read again
-        until a restart)."""
-        try:
-            self._publish(self.store.bump())
-        except StoreError as exc:
-            log.warning("camera: the screens were not told of its status: %s", exc)
+        """Tell the screens of a change of the camera's status, or of what the storage
+        refused: at the revision they hold, as nothing of it is stored. Stored, a throw's
+        "rolling…" wrote the memory card at every throw and a hung camera's count of
+        seconds every second, each a synced commit, and a full card held the news back."""
+        with self._lock:
+            revision = self.store.revision
+            self.publisher.publish(json.dumps(self._build(revision)), revision)
+
+    def _throw_not_stored(self, exc: StoreError) -> None:
+        """The storage refused a throw the camera saw: the game stands as it was, and the
+        screens say why and what to do (said nowhere, the throw was simply never scored)."""
+        log.warning("camera: a throw was not stored: %s", exc)
+        cause, remedy = exc.trouble or ("the appliance could not store it", "try again")
+        with self._lock:
+            self._not_saved = (f"{cause}: the throw just made was not saved; {remedy}, then "
+                               "enter that throw by hand")
+            self._publish_status()
 
     def _camera_moving(self, moving: bool) -> None:
         with self._lock:
@@ -1661,6 +1677,8 @@ class Table:
                     # up, a hand came and went): the screens stop saying "rolling".
                     if self._camera_status["moving"] and getattr(watcher, "moving", True) is False:
                         self._camera_moving(False)
+                except StoreError as exc:
+                    self._throw_not_stored(exc)
                 except Exception as exc:  # noqa: BLE001 - a bad frame must not stop the table
                     self._reading_failed(exc)
             if self.demo and time.monotonic() - self._demo_checked > 0.25:

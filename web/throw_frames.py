@@ -10,6 +10,7 @@ appliance restarts (a power cut, an update).
 from __future__ import annotations
 
 import logging
+import os
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,6 +22,8 @@ log = logging.getLogger("dicetray.web")
 # JPEG at this quality keeps pips and logos sharp for the picture and a taught face, at
 # a tenth of a PNG's size (about 300 kB at 1280×960).
 QUALITY = 95
+# A frame being written is named so until it is whole.
+PART = ".jpg-part"
 
 
 class ThrowFrames:
@@ -64,7 +67,7 @@ class ThrowFrames:
                 ok, jpeg = cv2.imencode(".jpg", self._frames[reading_id],
                                         [cv2.IMWRITE_JPEG_QUALITY, QUALITY])
                 if ok:
-                    self._path(reading_id).write_bytes(jpeg.tobytes())
+                    self._write(reading_id, jpeg.tobytes())
             except OSError as exc:
                 log.warning("the picture of reading %s is kept in memory only: %s",
                             reading_id, exc)
@@ -75,6 +78,18 @@ class ThrowFrames:
                 log.warning("the picture of reading %s could not be deleted: %s", old, exc)
         self._unsaved.clear()
         self._dropped.clear()
+
+    def _write(self, reading_id: int, jpeg: bytes) -> None:
+        """Write a frame under a name of its own, renamed into place once whole: cut short
+        (a full memory card, a power cut), a JPEG still reads, its lower part grey, and
+        after a restart that picture was shown, and taught from when a die was corrected."""
+        part = self._path(reading_id).with_suffix(PART)
+        try:
+            part.write_bytes(jpeg)
+            os.replace(part, self._path(reading_id))
+        except OSError:
+            part.unlink(missing_ok=True)
+            raise
 
     def drop_others(self, ours: Callable[[int], bool]) -> None:
         """Let go of the frames of readings that are not ``ours`` (deleted from the
@@ -92,6 +107,8 @@ class ThrowFrames:
         """The reading ids with a frame in the folder."""
         if self.folder is None or not self.folder.is_dir():
             return []
+        for part in self.folder.glob(f"*{PART}"):   # a write a power cut cut short
+            part.unlink(missing_ok=True)
         return [int(p.stem) for p in self.folder.glob("*.jpg") if p.stem.isdigit()]
 
     def get(self, reading_id: int) -> np.ndarray | None:

@@ -166,3 +166,29 @@ def test_dice_being_entered_when_another_tablet_starts_a_new_game_are_said_to_be
         said = control.inner_text("#handerror")
         assert said == "The game changed meanwhile: check these dice are Cy's before scoring them."
         context.close()
+
+
+def test_a_change_told_at_the_same_revision_reaches_a_screen_whose_stream_died(
+        browser: Any, tmp_path: Path) -> None:
+    """What the memory card could not store (a camera throw on a full card) is told at the
+    revision the screens hold; a tablet whose stream had died unseen asked the table, found
+    that revision, took the stream for alive and never showed it."""
+    from web.fakes import FakeCamera
+    from web.store import StoreError
+
+    from test_storage_trouble import fill_the_card
+
+    with LiveServer(tmp_path / "data", camera=FakeCamera()) as server, \
+            FlakyWifi(server.port) as wifi:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        context, control = _tablet(browser, wifi.url)
+        control.wait_for_selector("#conn:has-text('live')")
+        wifi.drop()
+        wifi.restore()                         # the open stream stays dead, unseen
+        fill_the_card(server.store)
+        with pytest.raises(StoreError) as refused:
+            server.table.hand_roll([1, 1])
+        server.table._throw_not_stored(refused.value)   # as the camera's thread does
+        control.wait_for_function("document.querySelector('#camera').innerText"
+                                  ".includes(\"the appliance's storage is full\")")
+        context.close()

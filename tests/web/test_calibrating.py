@@ -3,6 +3,7 @@ tray's outline is marked on the camera's picture."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import math
 import time
@@ -484,6 +485,23 @@ def test_a_bad_tray_outline_is_refused_and_changes_nothing(
     assert not calibrator.path.exists()
     assert camera_api.post("/api/tray", json={}).status_code == 400   # no 'tray' at all
 
+
+
+def test_a_tray_outline_saved_on_a_full_memory_card_is_refused_plainly(
+        camera_api: Any, calibrator: Calibrator, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The family was shown "could not save the calibration: [Errno 28] No space left on
+    device: ..." and not what to do about it."""
+    def full(*args: Any) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device", str(calibrator.path))
+
+    monkeypatch.setattr("web.calibrating.save_calibration", full)
+    before = camera_api.get("/api/state").get_json()
+    resp = camera_api.post("/api/tray", json={"tray": [[1, 1], [7, 1], [7, 7], [1, 7]]})
+    assert resp.status_code == 503
+    assert resp.get_json()["plain"] == ("the appliance's storage is full: nothing was saved; "
+                                        "make room on its memory card, then tap again")
+    assert camera_api.get("/api/state").get_json()["camera"]["tray"] == before["camera"]["tray"]
+    assert not calibrator.path.exists()
 
 LATE_CALIBRATION_WORDS = ("the tray was set up again just now, on this screen or another: "
                           "nothing was saved here; look at it again, and tap again if this "
@@ -1283,6 +1301,30 @@ def test_a_throws_picture_that_cannot_be_read_is_no_picture(tmp_path: Path) -> N
     frames = ThrowFrames(tmp_path / "frames", keep=2)
     assert frames.get(7) is None and 7 not in frames
 
+
+
+def test_a_throws_picture_cut_short_by_a_full_memory_card_is_not_kept_half(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A JPEG cut short still reads, its lower part grey: after a restart that picture was
+    shown for the throw, and a die corrected on it was remembered from the grey."""
+    from web.throw_frames import ThrowFrames
+
+    def full_half_way(path: Path, data: bytes) -> int:
+        with open(path, "wb") as f:
+            f.write(data[:len(data) // 2])
+        raise OSError(errno.ENOSPC, "No space left on device", str(path))
+
+    frame = np.random.default_rng(7).integers(0, 255, (96, 128, 3)).astype(np.uint8)
+    frames = ThrowFrames(tmp_path / "frames", keep=2)
+    monkeypatch.setattr(Path, "write_bytes", full_half_way)
+    frames.add(4, frame)
+    monkeypatch.undo()
+    assert frames.get(4) is frame                               # still shown until a restart
+    assert list((tmp_path / "frames").iterdir()) == []
+    (tmp_path / "frames" / "5.jpg-part").write_bytes(b"\xff\xd8")   # cut by a power cut
+    again = ThrowFrames(tmp_path / "frames", keep=2)            # after a restart
+    assert 4 not in again and again.get(4) is None
+    assert list((tmp_path / "frames").iterdir()) == []          # the folder stays bounded
 
 def test_a_calibration_file_edited_by_hand_while_running_is_not_written_over(
         tmp_path: Path) -> None:

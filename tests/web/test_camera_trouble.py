@@ -78,6 +78,16 @@ def camera_state(table: Table) -> dict[str, Any]:
     return camera
 
 
+def hang_for(table: Table, camera: TroubledCamera, clock: FakeClock, seconds: float) -> None:
+    """Hang the started table's camera for ``seconds`` by its clock, until the control page
+    says so."""
+    wait_for(lambda: table.snapshot() is not None)
+    camera.hang.set()
+    assert camera.hanging.wait(2.0)
+    clock.now += seconds
+    wait_for(lambda: camera_state(table)["stalled_s"] == int(seconds))
+
+
 def test_a_hung_camera_is_said_to_give_no_picture_until_frames_come_again(data_dir: Path) -> None:
     clock, camera = FakeClock(), TroubledCamera()
     table = table_with(data_dir, camera, clock=clock)  # no reopen: only said
@@ -96,6 +106,28 @@ def test_a_hung_camera_is_said_to_give_no_picture_until_frames_come_again(data_d
         table.stop()
         table.store.close()
 
+
+
+def test_the_seconds_a_hung_camera_is_counted_are_not_written_to_the_memory_card(
+        data_dir: Path) -> None:
+    """The control page counts up the seconds a camera has given no picture; each second
+    was a write to the database, so a camera hung overnight wrote the memory card every
+    second until morning. The camera's status is told, not stored."""
+    clock, camera = FakeClock(), TroubledCamera()
+    table = table_with(data_dir, camera, clock=clock)  # no reopen: only said
+    try:
+        hang_for(table, camera, clock, 6.0)
+        began = table.store.revision
+        for seconds in range(7, 21):
+            clock.now += 1.0
+            wait_for(lambda: camera_state(table)["stalled_s"] == seconds)
+        assert table.store.revision == began
+        camera.hang.clear()
+        wait_for(lambda: camera_state(table)["stalled_s"] is None)
+        assert table.store.revision == began
+    finally:
+        table.stop()
+        table.store.close()
 
 def test_a_camera_that_stays_hung_is_closed_and_opened_again(data_dir: Path) -> None:
     clock, hung, fresh = FakeClock(), TroubledCamera(), FakeCamera()
@@ -296,11 +328,7 @@ def test_the_empty_tray_is_not_taken_from_the_picture_of_a_camera_that_gives_non
     table = table_with(data_dir, camera, clock=clock, calibrator=calibrator)
     client = create_app(table).test_client()
     try:
-        wait_for(lambda: table.snapshot() is not None)
-        camera.hang.set()
-        assert camera.hanging.wait(2.0)
-        clock.now += 12.0
-        wait_for(lambda: camera_state(table)["stalled_s"] == 12)
+        hang_for(table, camera, clock, 12.0)
         answer = client.post("/api/empty-tray", json={"take": True})
         assert answer.status_code == 409
         assert "no picture for 12 s" in answer.get_json()["error"]

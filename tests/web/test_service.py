@@ -49,6 +49,21 @@ def test_a_throw_on_camera_is_scored_by_the_service(data_dir: Path) -> None:
         table.store.close()
 
 
+
+def test_a_camera_throw_writes_the_memory_card_once(data_dir: Path) -> None:
+    """The screens' "rolling…" as the dice moved was a commit of its own, synced to the
+    memory card at every throw, though nothing of it is kept: the throw is stored once."""
+    table, camera = served_table(data_dir)
+    try:
+        table.new_game("sum_chicago", ["Aino", "Bertil"])
+        before = table.store.revision
+        camera.roll([1, 1])
+        wait_for(lambda: table.state()["game"]["actions"] == 1)
+        assert table.store.revision == before + 1
+    finally:
+        table.stop()
+        table.store.close()
+
 def test_the_camera_is_read_again_once_the_database_can_be_written_again(
         data_dir: Path) -> None:
     """A full disk, or another program holding the database, refuses what the camera

@@ -1,6 +1,7 @@
 """The SQLite store: restarts rebuild the game, the revision only rises, damage is refused."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -647,6 +648,27 @@ def test_a_data_folder_that_cannot_be_used_is_refused_by_name(data_dir: Path) ->
     with pytest.raises(StoreError, match=f"{data_dir}: cannot use the data folder"):
         Store(data_dir)
 
+
+
+def test_a_data_folder_on_a_card_turned_read_only_says_so_not_to_choose_another(
+        data_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A memory card going bad is remounted read only: the server said "choose another
+    --data folder", as if the folder were the wrong one, and nothing of the games' safety
+    or of the card."""
+    import web.store
+
+    _play_and_close(data_dir, 1)
+
+    def read_only(path: Any, *args: Any) -> Any:
+        raise OSError(errno.EROFS, "Read-only file system", str(path))
+
+    monkeypatch.setattr(web.store, "open", read_only, raising=False)
+    with pytest.raises(StoreError) as refused:
+        Store(data_dir)
+    said = str(refused.value)
+    assert said == (f"{data_dir}: the memory card cannot be written (Read-only file system: "
+                    "it may be failing); the games in this folder are kept as they are: copy "
+                    "it off the card, then replace the card")
 
 def test_a_folder_where_the_database_belongs_is_refused_as_such_naming_the_copy(
         data_dir: Path) -> None:

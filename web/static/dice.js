@@ -96,7 +96,9 @@ async function askState() {
  */
 function followState(onState, onStatus) {
   let source = null;
-  let revision = null;      // the revision of the last state the stream brought
+  // The last state the stream brought, as text: compared whole, not by its revision, as
+  // a change the storage could not keep (a full memory card) is told at the same revision.
+  let seen = null;
   let live = false;         // the stream is open (as far as the browser knows)
   let quiet = null;
   const status = (ok) => { live = ok; if (onStatus) onStatus(ok); };
@@ -108,7 +110,7 @@ function followState(onState, onStatus) {
     const state = await askState();
     if (state === null) status(false);
     // The table answers but the stream is not open, or brought no such state: a new one.
-    if (state === null || !live || state.revision !== revision) connect();
+    if (state === null || !live || JSON.stringify(state) !== seen) connect();
     else heard();
   }
   function connect() {
@@ -118,7 +120,7 @@ function followState(onState, onStatus) {
     source.addEventListener("state", (ev) => {
       heard();
       const state = JSON.parse(ev.data);
-      revision = state.revision;
+      seen = JSON.stringify(state);
       const fresh = first;
       first = false;
       onState(state, fresh);
