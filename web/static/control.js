@@ -624,10 +624,19 @@ function showTrayPicture(shown) {
   $("traynopicture").style.display = shown ? "none" : "";
 }
 
+// The camera's picture asked for and not come yet (null: none).
+let trayPictureComing = null;
+
 // Loaded aside, then shown: the picture being tapped on never goes blank meanwhile.
+// Not asked again while the last one is still coming: on a slow Wi-Fi one picture takes
+// longer than the pause between them, and they queued up, each older than the one
+// before when it came, and a tap on "Save the outline" waited behind them.
 function newTrayPicture() {
+  if (trayPictureComing || !$("trayimg").complete) return;
   const next = new Image();
-  next.onload = () => { $("trayimg").src = next.src; };
+  trayPictureComing = next;
+  next.onload = () => { trayPictureComing = null; $("trayimg").src = next.src; };
+  next.onerror = () => { trayPictureComing = null; };
   next.src = "/api/frame.jpg?t=" + Date.now();
 }
 
