@@ -122,3 +122,23 @@ def test_the_scoreboard_draws_again_only_what_a_state_changed(
                                arg=revision)
         assert page.inner_text("#board") == _fresh_board(browser, server, family)
         page.close()
+
+
+def test_the_control_page_shows_the_game_before_its_start_forms_lists_come(
+        browser: Any, tmp_path: Path) -> None:
+    # The page asked for the start form's games, then for the last game's players, and
+    # only then opened the live stream: on a slow Wi-Fi three round trips one after the
+    # other before the tablet showed whose throw it is, for a form at the page's foot.
+    with LiveServer(tmp_path / "data") as server:
+        server.table.new_game("sum_chicago", ["Aino", "Bertil"])
+        page = browser.new_page()
+        held: list[Any] = []
+        page.route("**/api/families", lambda route: held.append(route))
+        page.goto(server.url + "/control")
+        page.wait_for_selector("#status:has-text(\"Aino's throw\")", timeout=10_000)
+        assert page.eval_on_selector("#family", "el => el.options.length") == 0
+        held[0].continue_()
+        # The form is filled once its lists come, the game's family chosen.
+        page.wait_for_function("document.querySelector('#family').options.length === 4")
+        assert page.input_value("#family") == "sum_chicago"
+        page.close()
