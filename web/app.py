@@ -22,6 +22,7 @@ from werkzeug.exceptions import HTTPException
 import scorer
 from scorer.errors import json_shown
 from web.families import family_table, titles
+from web.gzipped import squeeze
 from web.history import Scores
 from web.refusals import plain_refusal
 from vision.json_text import loads_strictly
@@ -104,6 +105,8 @@ def create_app(table: Table, *, keep_alive: float = KEEP_ALIVE_S, max_streams: i
     # and would be kept in the log and every game file exported from it.
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    # A tablet on a slow Wi-Fi waited seconds for the control page's scripts (web.gzipped).
+    app.after_request(lambda response: squeeze(request, response))
 
     # -- errors ----------------------------------------------------------------------------
 

@@ -624,10 +624,19 @@ function showTrayPicture(shown) {
   $("traynopicture").style.display = shown ? "none" : "";
 }
 
+// The camera's picture asked for and not come yet (null: none).
+let trayPictureComing = null;
+
 // Loaded aside, then shown: the picture being tapped on never goes blank meanwhile.
+// Not asked again while the last one is still coming: on a slow Wi-Fi one picture takes
+// longer than the pause between them, and they queued up, each older than the one
+// before when it came, and a tap on "Save the outline" waited behind them.
 function newTrayPicture() {
+  if (trayPictureComing || !$("trayimg").complete) return;
   const next = new Image();
-  next.onload = () => { $("trayimg").src = next.src; };
+  trayPictureComing = next;
+  next.onload = () => { trayPictureComing = null; $("trayimg").src = next.src; };
+  next.onerror = () => { trayPictureComing = null; };
   next.src = "/api/frame.jpg?t=" + Date.now();
 }
 
@@ -1086,15 +1095,20 @@ function showNeededOptions() {
   }
 }
 
-async function setup() {
-  families = await (await fetch("/api/families")).json();
-  const settings = await (await fetch("/api/settings")).json();
+/** The start form's games and their options, and the last game's players and choices. */
+async function fillStartForm() {
+  const [known, settings] = await Promise.all(["/api/families", "/api/settings"].map(
+    async (path) => (await fetch(path)).json()));
+  families = known;
   $("family").innerHTML = Object.entries(families).map(([k, f]) =>
     `<option value="${esc(k)}">${esc(f.title)}</option>`).join("");
   if (settings.family && families[settings.family]) $("family").value = settings.family;
   if (Array.isArray(settings.players)) $("newplayers").value = settings.players.join(", ");
   if (settings.starter === "draw") $("starter").value = "draw";
   renderOptions();
+}
+
+function setup() {
   $("family").addEventListener("change", renderOptions);
   $("starter").addEventListener("change", showStarterChoice);
   $("start").addEventListener("click", async () => {
@@ -1186,6 +1200,9 @@ async function setup() {
     if ($("conn").textContent !== words) $("conn").textContent = words;
     $("conn").className = ok ? "conn" : "conn off";
   });
+  // Beside the live stream, not before it: on a slow Wi-Fi each question took a round
+  // trip, and the game showed half a second later for a form at the page's foot.
+  fillStartForm();
 }
 
 setup();
