@@ -220,6 +220,15 @@ def test_a_source_giving_the_same_picture_again_gives_no_new_picture() -> None:
         cam_thread.stop()
 
 
+def _handed_on(source: "_QueuedSource", cam_thread: CameraThread, frame: np.ndarray,
+               seen: int) -> int:
+    """Give the camera ``frame`` and wait until its thread hands it on: its number."""
+    source.frames.put(frame)
+    got = cam_thread.latest.wait_newer(seen, timeout=2.0)
+    assert got is not None
+    return got[0]
+
+
 def test_one_frame_late_does_not_change_the_cameras_pace() -> None:
     # A webcam measuring the light again holds one frame for 1.5 s: its pace, which times
     # the roll watcher's waits, stayed a frame every 0.35 s for the next four frames, and a
@@ -231,17 +240,11 @@ def test_one_frame_late_does_not_change_the_cameras_pace() -> None:
         seen = 0
         for k, gap in enumerate([0.0, 0.0625, 0.0625, 1.5, 0.0625, 0.0625, 0.0625]):
             now[0] += gap
-            source.frames.put(_frame(k))
-            got = cam_thread.latest.wait_newer(seen, timeout=2.0)
-            assert got is not None
-            seen = got[0]
+            seen = _handed_on(source, cam_thread, _frame(k), seen)
         assert cam_thread.seconds_per_frame() == 0.0625
         for k in range(5):                       # slowed down for good: it follows
             now[0] += 3.0
-            source.frames.put(_frame(10 + k))
-            got = cam_thread.latest.wait_newer(seen, timeout=2.0)
-            assert got is not None
-            seen = got[0]
+            seen = _handed_on(source, cam_thread, _frame(10 + k), seen)
         assert cam_thread.seconds_per_frame() == 3.0
     finally:
         cam_thread.stop()
